@@ -1,0 +1,66 @@
+import Foundation
+
+/// The clients of `ISSUER_CLIENTS_FILE` (SPEC §2), or the built-in default client.
+public struct ClientRegistry: Sendable, Equatable {
+    /// Why a clients file was refused.
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let clients: [OAuthClient]
+
+    /// SPEC §2: one client `clanboards-mobile` when no file is configured.
+    public static let `default` = ClientRegistry(uncheckedClients: [
+        OAuthClient(
+            clientID: "clanboards-mobile",
+            redirectURIs: ["clanboards://oauthredirect", "clanboards://signout"],
+            scopes: ["openid", "email", "profile"]),
+    ])
+
+    private init(uncheckedClients: [OAuthClient]) {
+        self.clients = uncheckedClients
+    }
+
+    /// Validates a registry: non-empty, unique ids, absolute redirect URIs, non-empty scopes.
+    public init(clients: [OAuthClient]) throws {
+        guard !clients.isEmpty else { throw Problem(description: "must list at least one client") }
+        var seen = Set<String>()
+        for client in clients {
+            guard !client.clientID.isEmpty else { throw Problem(description: "has a client with an empty client_id") }
+            guard seen.insert(client.clientID).inserted else {
+                throw Problem(description: "lists client_id '\(client.clientID)' twice")
+            }
+            guard !client.redirectURIs.isEmpty else {
+                throw Problem(description: "client '\(client.clientID)' has no redirect_uris")
+            }
+            for uri in client.redirectURIs {
+                // RFC 6749 §3.1.2: absolute URI without a fragment.
+                guard let components = URLComponents(string: uri), components.scheme != nil, components.fragment == nil else {
+                    throw Problem(description: "client '\(client.clientID)' has an invalid redirect URI '\(uri)'")
+                }
+            }
+            guard !client.scopes.isEmpty, !client.scopes.contains(where: { $0.isEmpty || $0.contains(" ") }) else {
+                throw Problem(description: "client '\(client.clientID)' needs a non-empty list of scopes")
+            }
+        }
+        self.clients = clients
+    }
+
+    /// Reads a JSON array of clients.
+    public init(contentsOf file: URL) throws {
+        let data: Data
+        do { data = try Data(contentsOf: file) } catch { throw Problem(description: "cannot be read") }
+        let clients: [OAuthClient]
+        do {
+            clients = try JSONDecoder().decode([OAuthClient].self, from: data)
+        } catch {
+            throw Problem(description: "is not a JSON array of {\"client_id\", \"redirect_uris\", \"scopes\"}")
+        }
+        try self.init(clients: clients)
+    }
+
+    /// The client with this id.
+    public func client(id: String) -> OAuthClient? {
+        clients.first { $0.clientID == id }
+    }
+}

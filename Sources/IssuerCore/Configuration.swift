@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import Postgres
+
+/// Every setting of SPEC §2, validated. Built once at start from the environment with the
+/// command line's flags laid over it; nothing reads the environment after that.
+public struct Configuration: Sendable {
+    /// SPEC §2: the `iss` of every token, exactly as configured.
+    public var issuerURL: URL
+    public var host: String
+    public var port: Int
+    /// A libpq connection URI; nil selects the embedded default (SPEC §8).
+    public var databaseURL: String?
+    public var databasePoolSize: Int
+    public var keysDirectory: URL
+    public var keysReloadInterval: Duration
+    /// RFC 9068 §2.2: the `aud` of access tokens.
+    public var audience: String
+    public var clients: ClientRegistry
+    /// Apple audiences accepted by the native exchange; nil: Apple sign-in is not configured.
+    public var appleClientIDs: [String]?
+    public var appleServicesID: String?
+    public var appleJWKSURL: URL
+    public var appleAuthorizeURL: URL
+    public var appleRequireNonce: Bool
+    public var accessTokenTTL: Int
+    public var idTokenTTL: Int
+    public var refreshTokenTTL: Int
+    public var sessionMaxAge: Int
+    public var refreshReuseGrace: Int
+    /// The decoded `ISSUER_SECRET`; nil: generated once and kept in the database.
+    public var secret: [UInt8]?
+    /// Overrides the migrations built into the binary.
+    public var migrationsDirectory: URL?
+    public var trustedProxies: [IPAddressRange]
+    public var rateLimit: RateLimit?
+    public var appleCredentials: AppleCredentials?
+    public var appleTokenURL: URL
+    public var appleRevokeURL: URL
+    public var logLevel: Logger.Level
+    public var logFormat: LogFormat
+
+    /// How log lines are written.
+    public enum LogFormat: String, Sendable {
+        case text
+        case json
+    }
+
+    /// Apple developer credentials for redeeming and revoking Apple tokens (SPEC §3.8).
+    public struct AppleCredentials: Sendable, Equatable {
+        public var teamID: String
+        public var keyID: String
+        public var privateKeyFile: URL
+    }
+
+    /// Route prefix: the path of `issuerURL` without a trailing slash ("" at the root).
+    public var pathPrefix: String {
+        var path = issuerURL.path
+        while path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
+    /// Validates every setting; throws for the first bad one, in SPEC §2's order.
+    public init(environment: [String: String]) throws {
+        let reader = ConfigurationReader(environment: environment)
+        issuerURL = try reader.url("ISSUER_URL", default: "http://127.0.0.1:8080")
+        host = reader.string("ISSUER_HOST", default: "127.0.0.1")
+        port = try reader.positiveInt("ISSUER_PORT", default: 8080, max: 65535)
+        databaseURL = reader.string("ISSUER_DATABASE_URL")
+        if let databaseURL, let problem = ConnectionString.problem(in: databaseURL) {
+            throw reader.invalid("ISSUER_DATABASE_URL", "is not a valid libpq connection URI: \(problem)")
+        }
+        databasePoolSize = try reader.positiveInt("ISSUER_DATABASE_POOL_SIZE", default: 8, max: 1000)
+        keysDirectory = URL(fileURLWithPath: reader.string("ISSUER_KEYS_DIR", default: "./keys"), isDirectory: true)
+        keysReloadInterval = .seconds(try reader.positiveInt("ISSUER_KEYS_RELOAD_SECONDS", default: 5))
+        audience = reader.string("ISSUER_AUDIENCE", default: "clanboards-mobile")
+        if let file = try reader.readableFile("ISSUER_CLIENTS_FILE") {
+            do {
+                clients = try ClientRegistry(contentsOf: file)
+            } catch let error as ClientRegistry.Problem {
+                throw reader.invalid("ISSUER_CLIENTS_FILE", error.description)
+            }
+        } else {
+            clients = .default
+        }
+        appleClientIDs = try reader.list("ISSUER_APPLE_CLIENT_IDS")
+        appleServicesID = reader.string("ISSUER_APPLE_SERVICES_ID")
+        appleJWKSURL = try reader.url("ISSUER_APPLE_JWKS_URL", default: "https://appleid.apple.com/auth/keys")
+        appleAuthorizeURL = try reader.url("ISSUER_APPLE_AUTHORIZE_URL", default: "https://appleid.apple.com/auth/authorize")
+        appleRequireNonce = try reader.bool("ISSUER_APPLE_REQUIRE_NONCE", default: false)
+        accessTokenTTL = try reader.positiveInt("ISSUER_ACCESS_TOKEN_TTL", default: 3600)
+        idTokenTTL = try reader.positiveInt("ISSUER_ID_TOKEN_TTL", default: 3600)
+        refreshTokenTTL = try reader.positiveInt("ISSUER_REFRESH_TOKEN_TTL", default: 2_592_000)
+        sessionMaxAge = try reader.positiveInt("ISSUER_SESSION_MAX_AGE", default: 7_776_000)
+        refreshReuseGrace = try reader.positiveInt("ISSUER_REFRESH_REUSE_GRACE", default: 10)
+        if let text = reader.string("ISSUER_SECRET") {
+            guard let bytes = Data(base64Encoded: text), bytes.count >= 32 else {
+                throw reader.invalid("ISSUER_SECRET", "must be base64 of at least 32 bytes (e.g. `openssl rand -base64 32`)")
+            }
+            secret = Array(bytes)
+        } else {
+            secret = nil
+        }
+        migrationsDirectory = try reader.readableDirectory("ISSUER_MIGRATIONS_DIR")
+        trustedProxies = try (reader.list("ISSUER_TRUSTED_PROXIES") ?? []).map { item in
+            guard let range = IPAddressRange(cidr: item) else {
+                throw reader.invalid("ISSUER_TRUSTED_PROXIES", "must be a comma-separated list of CIDRs such as 10.0.0.0/8")
+            }
+            return range
+        }
+        let rateLimitText = reader.string("ISSUER_RATE_LIMIT", default: "20/s burst 40")
+        if rateLimitText.lowercased() == "off" {
+            rateLimit = nil
+        } else {
+            guard let limit = RateLimit(rateLimitText) else {
+                throw reader.invalid("ISSUER_RATE_LIMIT", "must be 'off' or like '20/s burst 40'")
+            }
+            rateLimit = limit
+        }
+        let teamID = reader.string("ISSUER_APPLE_TEAM_ID")
+        let keyID = reader.string("ISSUER_APPLE_KEY_ID")
+        let keyFile = try reader.readableFile("ISSUER_APPLE_PRIVATE_KEY_FILE")
+        switch (teamID, keyID, keyFile) {
+        case (nil, nil, nil):
+            appleCredentials = nil
+        case (let teamID?, let keyID?, let keyFile?):
+            appleCredentials = AppleCredentials(teamID: teamID, keyID: keyID, privateKeyFile: keyFile)
+        default:
+            let missing = teamID == nil ? "ISSUER_APPLE_TEAM_ID" : keyID == nil ? "ISSUER_APPLE_KEY_ID" : "ISSUER_APPLE_PRIVATE_KEY_FILE"
+            throw ConfigurationError(setting: missing, problem: "must be set together with the other Apple developer credentials")
+        }
+        appleTokenURL = try reader.url("ISSUER_APPLE_TOKEN_URL", default: "https://appleid.apple.com/auth/token")
+        appleRevokeURL = try reader.url("ISSUER_APPLE_REVOKE_URL", default: "https://appleid.apple.com/auth/revoke")
+        let levelText = reader.string("ISSUER_LOG_LEVEL", default: "info").lowercased()
+        guard let level = Logger.Level(rawValue: levelText) else {
+            throw reader.invalid("ISSUER_LOG_LEVEL", "must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        logLevel = level
+        guard let format = LogFormat(rawValue: reader.string("ISSUER_LOG_FORMAT", default: "text").lowercased()) else {
+            throw reader.invalid("ISSUER_LOG_FORMAT", "must be text or json")
+        }
+        logFormat = format
+    }
+}

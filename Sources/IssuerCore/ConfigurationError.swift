@@ -1,0 +1,18 @@
+/// A setting with an unusable value. The process stops at start with this one line on stderr;
+/// it never runs half-configured (SPEC §2).
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The environment variable, e.g. `ISSUER_PORT`.
+    public let setting: String
+    /// What is wrong, in words an operator can act on.
+    public let problem: String
+
+    public init(setting: String, problem: String) {
+        self.setting = setting
+        self.problem = problem
+    }
+
+    public var description: String {
+        let flag = ConfigurationSetting.named(setting).map { " (--\($0.flag))" } ?? ""
+        return "invalid configuration: \(setting)\(flag) \(problem)"
+    }
+}

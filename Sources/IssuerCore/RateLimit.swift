@@ -1,0 +1,34 @@
+/// A token-bucket allowance per client IP (SPEC §2 `ISSUER_RATE_LIMIT`): `rate` requests per
+/// second on average, bursts up to `burst`.
+public struct RateLimit: Sendable, Equatable {
+    public var perSecond: Double
+    public var burst: Int
+
+    public init(perSecond: Double, burst: Int) {
+        self.perSecond = perSecond
+        self.burst = burst
+    }
+
+    /// Parses `20/s burst 40`, `20/s` (burst = rate) or `600/m burst 40`.
+    public init?(_ text: String) {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 1 || (words.count == 3 && words[1].lowercased() == "burst") else { return nil }
+        let rate = words[0].split(separator: "/")
+        guard rate.count == 2, let count = Double(rate[0]), count > 0, count.isFinite else { return nil }
+        let seconds: Double
+        switch rate[1].lowercased() {
+        case "s": seconds = 1
+        case "m": seconds = 60
+        case "h": seconds = 3600
+        default: return nil
+        }
+        let burst: Int
+        if words.count == 3 {
+            guard let value = Int(words[2]), value > 0 else { return nil }
+            burst = value
+        } else {
+            burst = max(1, Int(count.rounded(.up)))
+        }
+        self.init(perSecond: count / seconds, burst: burst)
+    }
+}

@@ -1,0 +1,54 @@
+import Crypto
+import Foundation
+import Postgres
+
+/// The server secret of SPEC §2, from which purpose-bound keys are derived with HKDF
+/// (RFC 5869), one label per purpose, so that a key leaked from one use reveals nothing of
+/// another.
+public struct ServerSecret: Sendable {
+    // Bytes, not a `SymmetricKey`: swift-crypto's key type is not `Sendable` on Linux.
+    private let material: [UInt8]
+
+    /// A secret from raw bytes (at least 32).
+    public init(bytes: [UInt8]) {
+        precondition(bytes.count >= 32, "a server secret has at least 256 bits")
+        self.material = bytes
+    }
+
+    /// A 256-bit key for one purpose, e.g. `"refresh-token-successor"`.
+    public func key(for label: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: material),
+            salt: Data("issuer server secret v1".utf8),
+            info: Data(label.utf8),
+            outputByteCount: 32)
+    }
+
+    /// The configured secret, or the one kept in the database, created there by whichever
+    /// process asks first. Concurrent first starts agree: the insert is conditional and the
+    /// loser reads the winner's row.
+    public static func load(configured: [UInt8]?, pool: ConnectionPool) async throws -> ServerSecret {
+        if let configured { return ServerSecret(bytes: configured) }
+        let candidate = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+        let stored: [UInt8] = try await pool.withConnection { connection in
+            for _ in 0..<3 {
+                let row = try connection.query("""
+                    WITH inserted AS (
+                        INSERT INTO server_secret (secret) VALUES ($1)
+                        ON CONFLICT (singleton) DO NOTHING
+                        RETURNING secret
+                    )
+                    SELECT secret FROM inserted
+                    UNION ALL
+                    SELECT secret FROM server_secret
+                    LIMIT 1
+                    """, [candidate]).single
+                // Empty only when another process committed its row after this statement's
+                // snapshot was taken; the next try sees it.
+                if let row { return try row.decode([UInt8].self, at: 0) }
+            }
+            throw PostgresError.decoding("server_secret has no row")
+        }
+        return ServerSecret(bytes: stored)
+    }
+}

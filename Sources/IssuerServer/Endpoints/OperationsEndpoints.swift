@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+import Postgres
+
+/// SPEC §3.9: `/healthz`, `/readyz` and `/metrics`, always at the server's root, whatever the
+/// path of `ISSUER_URL`, so a proxy that forwards only the issuer's path never exposes them.
+struct OperationsEndpoints<Context: RequestContext> {
+    let readiness: Readiness
+    let metrics: ServerMetrics
+    let pool: ConnectionPool
+
+    func register(on router: Router<Context>) {
+        router.get("/healthz") { _, _ in
+            Self.json(.ok, ["status": "ok"])
+        }
+        router.get("/readyz") { _, _ in
+            let failing = await readiness.failing()
+            if failing.isEmpty {
+                return Self.json(.ok, ["status": "ready"])
+            }
+            return Self.json(.serviceUnavailable, ["status": "unavailable", "failing": failing.joined(separator: ",")])
+        }
+        router.get("/metrics") { _, _ in
+            metrics.recordPool(pool.statistics)
+            var buffer: [UInt8] = []
+            metrics.registry.emit(into: &buffer)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: buffer)))
+        }
+    }
+
+    private static func json(_ status: HTTPResponse.Status, _ body: [String: String]) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Logging
+
+/// `ISSUER_LOG_FORMAT=json`: one JSON object per line, for log shippers. Keys: `timestamp`
+/// (RFC 3339, UTC), `level`, `label`, `message`, then the metadata (request id included).
+public struct JSONLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .info
+    private let label: String
+    private let write: @Sendable (String) -> Void
+
+    /// A handler writing to standard error.
+    public init(label: String) {
+        self.init(label: label) { line in
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    /// A handler writing each finished line (newline included) to `write`.
+    public init(label: String, write: @escaping @Sendable (String) -> Void) {
+        self.label = label
+        self.write = write
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var object: [String: Any] = [
+            "timestamp": Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date()),
+            "level": event.level.rawValue,
+            "label": label,
+            "message": event.message.description,
+        ]
+        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        for (key, value) in merged where object[key] == nil {
+            object[key] = Self.jsonValue(value)
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return
+        }
+        write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    private static func jsonValue(_ value: Logger.Metadata.Value) -> Any {
+        switch value {
+        case .string(let string): return string
+        case .stringConvertible(let convertible): return convertible.description
+        case .array(let array): return array.map(jsonValue)
+        case .dictionary(let dictionary): return dictionary.mapValues(jsonValue)
+        }
+    }
+}

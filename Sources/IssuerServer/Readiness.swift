@@ -1,0 +1,46 @@
+import Postgres
+
+/// What `/readyz` checks (SPEC §3.9): each named check must pass for the process to take
+/// traffic. Checks run concurrently, so a slow one does not delay the others.
+public struct Readiness: Sendable {
+    /// One named condition.
+    public struct Check: Sendable {
+        public let name: String
+        public let isReady: @Sendable () async -> Bool
+
+        public init(name: String, isReady: @escaping @Sendable () async -> Bool) {
+            self.name = name
+            self.isReady = isReady
+        }
+    }
+
+    public var checks: [Check]
+
+    public init(checks: [Check]) {
+        self.checks = checks
+    }
+
+    /// The names of the checks that fail; empty when ready.
+    func failing() async -> [String] {
+        await withTaskGroup(of: String?.self) { group in
+            for check in checks {
+                group.addTask { await check.isReady() ? nil : check.name }
+            }
+            var failing: [String] = []
+            for await name in group {
+                if let name { failing.append(name) }
+            }
+            return failing.sorted()
+        }
+    }
+}
+
+extension Readiness.Check {
+    /// The database answers a trivial query. The pool fails fast while the server is down, so
+    /// this never hangs on a dead database.
+    public static func database(_ pool: ConnectionPool) -> Readiness.Check {
+        Readiness.Check(name: "database") {
+            (try? await pool.query("SELECT 1")) != nil
+        }
+    }
+}

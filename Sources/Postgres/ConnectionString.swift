@@ -1,0 +1,18 @@
+import CLibPQ
+import Foundation
+
+/// libpq's own parser of connection strings, so that a malformed `ISSUER_DATABASE_URL` is refused
+/// at start with libpq's reason rather than on the first request.
+public enum ConnectionString {
+    /// Nil if libpq accepts `conninfo` (URI or key=value form), else libpq's complaint.
+    public static func problem(in conninfo: String) -> String? {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(conninfo, &errorMessage) else {
+            defer { if let errorMessage { PQfreemem(errorMessage) } }
+            guard let errorMessage else { return "out of memory" }
+            return String(cString: errorMessage).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        PQconninfoFree(options)
+        return nil
+    }
+}

@@ -1,0 +1,39 @@
+/// A failure talking to PostgreSQL, typed so that callers can decide what it means for them
+/// (a unique violation on a code is `invalid_grant`; an unreachable server is
+/// `temporarily_unavailable`) without parsing messages.
+public enum PostgresError: Error, Sendable, CustomStringConvertible {
+    /// The server cannot be reached, or the connection broke mid-call. Callers may retry later;
+    /// the pool reconnects by itself.
+    case unavailable(String)
+    /// The server answered with an error; `sqlState` is its SQLSTATE code.
+    case server(sqlState: SQLState, message: String)
+    /// A value in a row could not be decoded as the requested Swift type.
+    case decoding(String)
+    /// The pool was closed while the call waited or ran.
+    case poolClosed
+
+    /// The SQLSTATE of a server error, if this is one.
+    public var sqlState: SQLState? {
+        if case .server(let state, _) = self { return state }
+        return nil
+    }
+
+    /// True for errors that say the server is (for now) out of reach.
+    public var isUnavailable: Bool {
+        switch self {
+        case .unavailable: return true
+        case .server(let state, _): return state.isConnectionException || state == .adminShutdown
+            || state == .cannotConnectNow
+        default: return false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unavailable(let reason): return "database unavailable: \(reason)"
+        case .server(let state, let message): return "database error \(state.rawValue): \(message)"
+        case .decoding(let reason): return "cannot decode database value: \(reason)"
+        case .poolClosed: return "database pool is closed"
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// The one binary operators run (SPEC §6). `@main` lives here, not in `main.swift`: an
+/// `AsyncParsableCommand` started from `main.swift` silently takes the synchronous entry point.
+@main
+struct Issuer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "issuer",
+        abstract: "An OpenID Connect issuer for mobile apps that sign in with Apple.",
+        discussion: "Every setting is an environment variable (ISSUER_*); `serve` also takes each as a flag. See SPEC §2.",
+        subcommands: [ServeCommand.self, MigrateCommand.self]
+    )
+}

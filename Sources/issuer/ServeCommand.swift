@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import IssuerCore
+import IssuerServer
+import Logging
+import Postgres
+
+/// `issuer serve` (SPEC §6): applies pending migrations, then serves until SIGTERM or SIGINT,
+/// drains in-flight requests, closes the database and exits 0.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the server (applies pending migrations first unless --no-migrate).")
+
+    @Flag(help: "Do not apply pending migrations at start.")
+    var noMigrate = false
+
+    @OptionGroup(title: "Settings (each overrides its environment variable)")
+    var settings: SettingsOptions
+
+    func run() async throws {
+        let configuration = try ConfigurationLoader.load(settings)
+        let logger = ConfigurationLoader.bootstrapLogging(configuration)
+        let database: DatabaseTarget
+        do {
+            database = try await DatabaseTarget.open(configuration, logger: logger)
+        } catch {
+            logger.critical("cannot start the database", metadata: ["error": "\(error)"])
+            throw ExitCode(1)
+        }
+        do {
+            if !noMigrate {
+                try await Migrator(pool: database.pool, logger: logger)
+                    .migrate(try IssuerMigrations.selected(by: configuration))
+            }
+            let app = buildApplication(IssuerDependencies(configuration: configuration, pool: database.pool, logger: logger))
+            try await app.runService()
+        } catch {
+            logger.critical("issuer stopped on an error", metadata: ["error": "\(error)"])
+            await database.shutdown()
+            throw ExitCode(1)
+        }
+        await database.shutdown()
+        logger.info("issuer stopped")
+    }
+}
