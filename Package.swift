@@ -23,10 +23,22 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        // 4.x because jwt-kit 5.7 (test-only) requires it.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.1.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "JOSE",
+            dependencies: ["COpenSSL"],
+            swiftSettings: swiftSettings
+        ),
         .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
@@ -92,6 +104,15 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["Postgres", "IssuerCore"],
             path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "JOSETests",
+            dependencies: [
+                "JOSE",
+                "COpenSSL",
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,82 @@
+import Foundation
+
+/// JWS Compact Serialization (RFC 7515 §7.1) with RS256 (RFC 7518 §3.3).
+public enum JWS {
+    /// Produces `BASE64URL(header).BASE64URL(payload).BASE64URL(signature)` (RFC 7515 §7.1, §5.1).
+    ///
+    /// `payload` is the already-serialized JSON (e.g. JWT claims) so callers control their encoding once. The header
+    /// must name RS256 and carry no `crit`, because this module's own verifier would refuse anything else.
+    public static func sign(payload: Data, header: JWSHeader, key: RSAPrivateKey) throws -> String {
+        guard header.algorithm == .rs256 else { throw JOSEError.unsupportedAlgorithm }
+        guard header.crit == nil else { throw JOSEError.criticalHeader }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let headerJSON = try encoder.encode(header)
+        var token = Base64URL.encode(headerJSON)
+        token += "."
+        token += Base64URL.encode(payload)
+        // The signing input is the ASCII of the first two segments (RFC 7515 §5.1 step 5).
+        let signature = try key.sign(Array(token.utf8))
+        token += "."
+        token += Base64URL.encode(signature)
+        return token
+    }
+
+    /// Validates a compact JWS (RFC 7515 §5.2) and returns its header and payload.
+    ///
+    /// Checks run cheapest and least-trusting first: length bound; exactly three strict base64url segments with
+    /// non-empty header and payload (§7.1); header is a JSON object (§5.2 steps 2–4); `alg` is allowed (§4.1.1, and
+    /// RFC 8725 §3.1 — before any key lookup, so `none`/HMAC confusion never reaches key material); no `crit`
+    /// (§4.1.11); `key` lookup (nil means unknown key); signature (§5.2 step 8); payload is a JSON object.
+    public static func verify(
+        _ token: some StringProtocol,
+        allowedAlgorithms: Set<JWSAlgorithm>,
+        maxLength: Int = 16 * 1024,
+        key: (JWSHeader) throws -> RSAPublicKey?
+    ) throws -> JWSVerified {
+        let bytes = token.utf8
+        guard bytes.count <= maxLength else { throw JOSEError.tooLarge }
+        let utf8 = Array(bytes)
+
+        let segments = utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard segments.count == 3, !segments[0].isEmpty, !segments[1].isEmpty,
+            let headerJSON = Base64URL.decode(utf8: segments[0]),
+            let payload = Base64URL.decode(utf8: segments[1]),
+            let signature = Base64URL.decode(utf8: segments[2])
+        else { throw JOSEError.malformed }
+
+        let header: JWSHeader
+        do {
+            header = try JSONDecoder().decode(JWSHeader.self, from: headerJSON)
+        } catch {
+            throw JOSEError.malformed
+        }
+        guard let algorithm = header.algorithm, allowedAlgorithms.contains(algorithm) else {
+            throw JOSEError.unsupportedAlgorithm
+        }
+        guard header.crit == nil else { throw JOSEError.criticalHeader }
+        guard let publicKey = try key(header) else { throw JOSEError.unknownKey }
+
+        let signingInput = utf8[..<segments[1].endIndex]
+        guard publicKey.verify(signature: signature, message: signingInput) else { throw JOSEError.badSignature }
+
+        guard (try? JSONDecoder().decode(JSONObjectProbe.self, from: payload)) != nil else {
+            throw JOSEError.malformed
+        }
+        return JWSVerified(header: header, payload: payload)
+    }
+}
+
+/// Succeeds only for a JSON object, which is what RFC 7519 §7.2 step 10 requires of a JWT Claims Set.
+private struct JSONObjectProbe: Decodable {
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: AnyKey.self)
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}

@@ -1,0 +1,123 @@
+import COpenSSL
+import Foundation
+
+/// An RSA private key that produces RS256 signatures (RFC 7518 §3.3, RSASSA-PKCS1-v1_5 per RFC 8017 §8.2).
+///
+/// `@unchecked Sendable`: the wrapped `EVP_PKEY` is never mutated after construction, and OpenSSL 3 documents a
+/// fully built key as safe to share across threads; every signature uses its own `EVP_MD_CTX`, so signing runs in
+/// parallel without locks or actor hops.
+public final class RSAPrivateKey: @unchecked Sendable {
+    private let pkey: OpaquePointer
+
+    /// The matching public key `(n, e)` (RFC 8017 §3.1), extracted once so that JWKS publication and verification
+    /// never touch private material.
+    public let publicKey: RSAPublicKey
+
+    /// Generates a fresh key; RFC 7518 §3.3 requires at least 2048 bits for RS256.
+    public static func generate(bits: Int = 2048) throws -> RSAPrivateKey {
+        guard bits >= RSAPublicKey.minimumBits, bits <= RSAPublicKey.maximumBits else { throw JOSEError.invalidKey }
+        guard let ctx = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else {
+            throw JOSEError.openSSLFailure("EVP_PKEY_CTX_new_from_name")
+        }
+        defer { EVP_PKEY_CTX_free(ctx) }
+        var pkey: OpaquePointer?
+        guard EVP_PKEY_keygen_init(ctx) == 1,
+            EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, Int32(bits)) == 1,
+            EVP_PKEY_generate(ctx, &pkey) == 1,
+            let pkey
+        else { throw JOSEError.openSSLFailure("EVP_PKEY_generate") }
+        return try RSAPrivateKey(owning: pkey)
+    }
+
+    /// Parses an unencrypted PEM private key (PKCS#8 `PRIVATE KEY`, RFC 5958 / RFC 7468 §10).
+    ///
+    /// Only RSA keys of at least 2048 bits are accepted (RFC 7518 §3.3); RSA-PSS-restricted keys are refused
+    /// because they cannot produce PKCS#1 v1.5 signatures. Encrypted PEM is refused instead of prompting on a TTY.
+    public convenience init(pemPKCS8 pem: String) throws {
+        let bytes = Array(pem.utf8)
+        guard !bytes.isEmpty, bytes.count <= Int(Int32.max) else { throw JOSEError.invalidKey }
+        let parsed: OpaquePointer? = bytes.withUnsafeBytes { buffer in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+            defer { BIO_free(bio) }
+            // A callback that supplies no passphrase, so encrypted keys fail instead of reading from the terminal.
+            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
+        }
+        guard let parsed else {
+            JOSEError.clearOpenSSLErrors()
+            throw JOSEError.invalidKey
+        }
+        try self.init(owning: parsed)
+    }
+
+    /// Takes ownership of `pkey` (freeing it on failure) after checking it is a usable RS256 key.
+    private init(owning pkey: OpaquePointer) throws {
+        guard EVP_PKEY_is_a(pkey, "RSA") == 1,
+            EVP_PKEY_get_bits(pkey) >= RSAPublicKey.minimumBits,
+            EVP_PKEY_get_bits(pkey) <= RSAPublicKey.maximumBits
+        else {
+            EVP_PKEY_free(pkey)
+            throw JOSEError.invalidKey
+        }
+        do {
+            self.publicKey = try RSAPublicKey(
+                modulus: Self.bigEndianParameter(pkey, jose_OSSL_PKEY_PARAM_RSA_N()),
+                exponent: Self.bigEndianParameter(pkey, jose_OSSL_PKEY_PARAM_RSA_E())
+            )
+        } catch {
+            EVP_PKEY_free(pkey)
+            throw error
+        }
+        self.pkey = pkey
+    }
+
+    deinit {
+        EVP_PKEY_free(pkey)
+    }
+
+    /// Serializes the key as unencrypted PKCS#8 PEM (RFC 7468 §10), the form `init(pemPKCS8:)` reads back.
+    public func pemPKCS8() throws -> String {
+        guard let bio = BIO_new(BIO_s_mem()) else { throw JOSEError.openSSLFailure("BIO_new") }
+        defer { BIO_free(bio) }
+        guard PEM_write_bio_PKCS8PrivateKey(bio, pkey, nil, nil, 0, nil, nil) == 1 else {
+            throw JOSEError.openSSLFailure("PEM_write_bio_PKCS8PrivateKey")
+        }
+        var data: UnsafeMutablePointer<CChar>?
+        let length = jose_BIO_get_mem_data(bio, &data)
+        guard length > 0, let data else { throw JOSEError.openSSLFailure("BIO_get_mem_data") }
+        return UnsafeRawBufferPointer(start: data, count: length).withMemoryRebound(to: UInt8.self) {
+            String(decoding: $0, as: UTF8.self)
+        }
+    }
+
+    /// Produces an RS256 signature (RFC 7518 §3.3): RSASSA-PKCS1-v1_5 over SHA-256 of `message`.
+    ///
+    /// A fresh `EVP_MD_CTX` per call is what makes concurrent signing with one key safe without a lock.
+    public func sign(_ message: some DataProtocol) throws -> [UInt8] {
+        try message.withContiguousRawBytes { message in
+            guard let ctx = EVP_MD_CTX_new() else { throw JOSEError.openSSLFailure("EVP_MD_CTX_new") }
+            defer { EVP_MD_CTX_free(ctx) }
+            // PKCS#1 v1.5 is the default padding for RSA keys in EVP_DigestSignInit.
+            guard EVP_DigestSignInit(ctx, nil, EVP_sha256(), nil, pkey) == 1 else {
+                throw JOSEError.openSSLFailure("EVP_DigestSignInit")
+            }
+            var length = Int(EVP_PKEY_get_size(pkey))
+            var signature = [UInt8](repeating: 0, count: length)
+            guard EVP_DigestSign(ctx, &signature, &length, message.baseAddress, message.count) == 1 else {
+                throw JOSEError.openSSLFailure("EVP_DigestSign")
+            }
+            return Array(signature.prefix(length))
+        }
+    }
+
+    /// Reads an RSA component as big-endian bytes, the representation JWK `n`/`e` use (RFC 7518 §6.3.1).
+    private static func bigEndianParameter(_ pkey: OpaquePointer, _ name: UnsafePointer<CChar>) throws -> [UInt8] {
+        var bn: OpaquePointer?
+        guard EVP_PKEY_get_bn_param(pkey, name, &bn) == 1, let bn else {
+            throw JOSEError.openSSLFailure("EVP_PKEY_get_bn_param")
+        }
+        defer { BN_free(bn) }
+        var bytes = [UInt8](repeating: 0, count: Int(jose_BN_num_bytes(bn)))
+        _ = BN_bn2bin(bn, &bytes)
+        return bytes
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import JOSE
+import Testing
+
+@Suite struct Base64URLTests {
+    @Test func roundTripsEveryLengthAndByteValue() throws {
+        let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }
+        for length in 0...bytes.count {
+            let slice = Array(bytes.prefix(length))
+            let encoded = Base64URL.encode(slice)
+            #expect(!encoded.contains("=") && !encoded.contains("+") && !encoded.contains("/"))
+            #expect(Base64URL.decode(encoded).map(Array.init) == slice)
+        }
+    }
+
+    @Test func usesTheURLSafeAlphabet() {
+        // 0xFB 0xFF encodes to "+/8" in standard base64 (RFC 4648 §4).
+        #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8")
+        #expect(Base64URL.decode("-_8").map(Array.init) == [0xFB, 0xFF])
+    }
+
+    @Test(arguments: ["QQ==", "QQ=", "+/8", "a b", "QQ\n", "ab.c", "A", "AAAAA", "QR", "QUF"])
+    func rejectsNonCanonicalInput(_ input: String) {
+        #expect(Base64URL.decode(input) == nil)
+    }
+
+    @Test func acceptsEmptyInput() {
+        #expect(Base64URL.decode("") == Data())
+    }
+}
