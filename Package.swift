@@ -130,6 +130,7 @@ let package = Package(
             dependencies: [
                 "IssuerServer", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),

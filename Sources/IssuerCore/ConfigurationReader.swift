@@ -73,7 +73,7 @@ struct ConfigurationReader {
 
     func list(_ name: String) throws -> [String]? {
         guard let text = string(name) else { return nil }
-        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard !items.contains(where: \.isEmpty) else { throw invalid(name, "must be a comma-separated list without empty items") }
         return items
     }

@@ -109,6 +109,21 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Leaves the connection as the next caller expects it: outside any transaction. A body that
+    /// threw halfway through a transaction would otherwise hand the next caller an aborted one.
+    func returnToIdle() {
+        guard let handle else { return }
+        switch PQtransactionStatus(handle) {
+        case PQTRANS_IDLE:
+            return
+        case PQTRANS_INTRANS, PQTRANS_INERROR:
+            if (try? execute("ROLLBACK")) == nil { close() }
+        default:
+            // Active or unknown: the link's state cannot be trusted.
+            close()
+        }
+    }
+
     private func liveHandle() throws -> OpaquePointer {
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             throw PostgresError.unavailable("connection is not open")

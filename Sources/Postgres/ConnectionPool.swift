@@ -20,6 +20,12 @@ public final class ConnectionPool: Sendable {
         public var size: Int
         public var inUse: Int
         public var waiting: Int
+
+        public init(size: Int, inUse: Int, waiting: Int) {
+            self.size = size
+            self.inUse = inUse
+            self.waiting = waiting
+        }
     }
 
     private struct State {
@@ -64,6 +70,7 @@ public final class ConnectionPool: Sendable {
         do {
             return try await threadPool.runIfActive {
                 try connection.ensureConnected()
+                defer { connection.returnToIdle() }
                 return try body(connection)
             }
         } catch is NIOThreadPoolError.ThreadPoolInactive {
@@ -78,6 +85,7 @@ public final class ConnectionPool: Sendable {
     }
 
     /// Runs `body` in a transaction on one connection.
+    @discardableResult
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         try await withConnection { try $0.transaction(body) }
     }

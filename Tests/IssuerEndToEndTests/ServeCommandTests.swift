@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Drives the built `issuer` binary as an operator would.
+@Suite("issuer serve and migrate, end to end")
+struct ServeCommandTests {
+    /// The environment a fresh machine would give: no ISSUER_* at all.
+    static var cleanEnvironment: [String: String] {
+        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ISSUER_") }
+    }
+
+    static func freePort() -> Int { Int.random(in: 20_000..<32_000) }
+
+    @Test("with no configuration at all: ready on the embedded database, SIGTERM exits 0, no postgres left behind")
+    func serveEmbedded() async throws {
+        let directory = TestDirectories.make("serve")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let port = Self.freePort()
+        let server = try ChildProcess(
+            executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(port)"],
+            environment: Self.cleanEnvironment, directory: directory)
+        defer { server.kill() }
+
+        var ready = false
+        for _ in 0..<600 where !ready {
+            ready = await TestHTTP.status(port: port, path: "/readyz") == 200
+            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(ready, "never became ready: \(server.output)")
+        #expect(await TestHTTP.status(port: port, path: "/healthz") == 200)
+
+        let pidFile = directory.appendingPathComponent(".data/postgres/postmaster.pid")
+        let postmaster = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n")[0]))
+        #expect(processIsRunning(postmaster))
+
+        server.signal(SIGTERM)
+        let status = await server.waitForExit(timeout: .seconds(60))
+        #expect(status == 0, "output: \(server.output)")
+        #expect(!FileManager.default.fileExists(atPath: pidFile.path))
+        #expect(!processIsRunning(postmaster), "the embedded postmaster is gone")
+    }
+
+    @Test("a second start reuses the embedded cluster and its data")
+    func serveTwice() async throws {
+        let directory = TestDirectories.make("serve-twice")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        for round in 0..<2 {
+            let status = try await Self.run(["migrate", "--status"], in: directory)
+            #expect(status.code == 0, "\(status.output)")
+            #expect(status.output.contains("0001_server_secret"))
+            #expect(status.output.contains(round == 0 ? "pending" : "applied"))
+            let migrate = try await Self.run(["migrate"], in: directory)
+            #expect(migrate.code == 0)
+            #expect(migrate.output.contains(round == 0 ? "Applied 1 migration" : "No pending migrations"))
+        }
+    }
+
+    @Test("invalid configuration: exit 1 and one line on stderr naming the setting", arguments: [
+        (["serve", "--port", "eighty"], [:], "ISSUER_PORT"),
+        (["serve"], ["ISSUER_PORT": "0"], "ISSUER_PORT"),
+        (["serve"], ["ISSUER_URL": "not a url"], "ISSUER_URL"),
+        (["serve", "--log-level", "loud"], [:], "ISSUER_LOG_LEVEL"),
+        (["serve"], ["ISSUER_DATABASE_POOL_SIZE": "-3"], "ISSUER_DATABASE_POOL_SIZE"),
+        (["serve", "--clients-file", "/nonexistent.json"], [:], "ISSUER_CLIENTS_FILE"),
+        (["migrate"], ["ISSUER_DATABASE_URL": "postgresql://[x"], "ISSUER_DATABASE_URL"),
+    ] as [([String], [String: String], String)])
+    func invalidConfiguration(arguments: [String], environment: [String: String], setting: String) async throws {
+        let directory = TestDirectories.make("bad-config")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let result = try await Self.run(arguments, in: directory, environment: environment)
+        #expect(result.code == 1)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.output)")
+        #expect(result.output.contains(setting))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".data").path), "nothing started")
+    }
+
+    @Test("an unknown flag gets the argument parser's usage error")
+    func unknownFlag() async throws {
+        let result = try await Self.run(["serve", "--no-such-flag"], in: FileManager.default.temporaryDirectory)
+        #expect(result.code != 0 && result.code != 1)
+        #expect(result.output.contains("Unknown option"))
+    }
+
+    @Test("every setting is a serve flag")
+    func flagsListed() async throws {
+        let result = try await Self.run(["serve", "--help"], in: FileManager.default.temporaryDirectory)
+        #expect(result.code == 0)
+        for variable in Self.settings {
+            let flag = "--" + variable.dropFirst("ISSUER_".count).lowercased().replacingOccurrences(of: "_", with: "-")
+            #expect(result.output.contains(flag), "\(flag) missing from serve --help")
+        }
+    }
+
+    @Test("migrate against an external database, and refuse an edited migration")
+    func migrateExternal() async throws {
+        let database = try await TestCluster.freshDatabase()
+        let directory = TestDirectories.make("migrations")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let file = directory.appendingPathComponent("0001_things.sql")
+        try "CREATE TABLE things (id int);".write(to: file, atomically: true, encoding: .utf8)
+        let environment = ["ISSUER_DATABASE_URL": database, "ISSUER_MIGRATIONS_DIR": directory.path]
+        let first = try await Self.run(["migrate"], in: directory, environment: environment)
+        #expect(first.code == 0, "\(first.output)")
+        try "CREATE TABLE things (id bigint);".write(to: file, atomically: true, encoding: .utf8)
+        let edited = try await Self.run(["migrate"], in: directory, environment: environment)
+        #expect(edited.code == 1)
+        #expect(edited.output.contains("changed after it was applied"))
+    }
+
+    static let settings = [
+        "ISSUER_URL", "ISSUER_HOST", "ISSUER_PORT", "ISSUER_DATABASE_URL", "ISSUER_DATABASE_POOL_SIZE",
+        "ISSUER_KEYS_DIR", "ISSUER_KEYS_RELOAD_SECONDS", "ISSUER_AUDIENCE", "ISSUER_CLIENTS_FILE",
+        "ISSUER_APPLE_CLIENT_IDS", "ISSUER_APPLE_SERVICES_ID", "ISSUER_APPLE_JWKS_URL", "ISSUER_APPLE_AUTHORIZE_URL",
+        "ISSUER_APPLE_REQUIRE_NONCE", "ISSUER_ACCESS_TOKEN_TTL", "ISSUER_ID_TOKEN_TTL", "ISSUER_REFRESH_TOKEN_TTL",
+        "ISSUER_SESSION_MAX_AGE", "ISSUER_REFRESH_REUSE_GRACE", "ISSUER_SECRET", "ISSUER_MIGRATIONS_DIR",
+        "ISSUER_TRUSTED_PROXIES", "ISSUER_RATE_LIMIT", "ISSUER_APPLE_TEAM_ID", "ISSUER_APPLE_KEY_ID",
+        "ISSUER_APPLE_PRIVATE_KEY_FILE", "ISSUER_APPLE_TOKEN_URL", "ISSUER_APPLE_REVOKE_URL", "ISSUER_LOG_LEVEL",
+        "ISSUER_LOG_FORMAT",
+    ]
+
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) async throws -> (code: Int32, output: String) {
+        let process = try ChildProcess(
+            executable: BuiltProducts.issuer, arguments: arguments,
+            environment: cleanEnvironment.merging(environment) { _, new in new }, directory: directory)
+        guard let code = await process.waitForExit(timeout: .seconds(120)) else {
+            process.kill()
+            return (-1, process.output)
+        }
+        return (code, process.output)
+    }
+}

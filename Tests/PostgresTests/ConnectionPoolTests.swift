@@ -1,0 +1,94 @@
+import Foundation
+import Postgres
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite("ConnectionPool")
+struct ConnectionPoolTests {
+    @Test("200 concurrent queries through a pool of 4 all answer correctly")
+    func concurrentQueries() async throws {
+        let pool = try await TestCluster.freshPool(size: 4)
+        let results = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for i in 0..<200 {
+                group.addTask {
+                    let row = try await pool.query("SELECT $1::int * 2, pg_backend_pid()", [i]).single
+                    return (i, try #require(row).decode(Int.self, at: 0))
+                }
+            }
+            return try await group.reduce(into: [Int: Int]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(results.count == 200)
+        #expect(results.allSatisfy { $0.value == $0.key * 2 })
+        let backends = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<40 { group.addTask { try await pool.query("SELECT pg_backend_pid()").single!.decode(at: 0) } }
+            return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+        }
+        #expect(backends.count <= 4, "a pool of 4 never opens more than 4 connections")
+        #expect(pool.statistics == .init(size: 4, inUse: 0, waiting: 0))
+        await pool.close()
+    }
+
+    @Test("slow queries do not stall unrelated work on the cooperative pool")
+    func slowQueryDoesNotBlockCooperativePool() async throws {
+        // As many sleeping queries as the cooperative pool has threads: if libpq ran there,
+        // nothing else could run until they finished.
+        let sleepers = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        let pool = try await TestCluster.freshPool(size: sleepers + 1)
+        let order = Mutex<[String]>([])
+        async let slow: Void = withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<sleepers {
+                group.addTask { try await pool.query("SELECT pg_sleep(2)") }
+            }
+            try await group.waitForAll()
+            order.withLock { $0.append("sleepers") }
+        }
+        // Let the sleepers reach the server first.
+        try await Task.sleep(for: .milliseconds(200))
+        var ticks = 0
+        for _ in 0..<10 {
+            try await Task.sleep(for: .milliseconds(10))
+            ticks += 1
+        }
+        let quick = try await pool.query("SELECT 42").single!.decode(Int.self, at: 0)
+        order.withLock { $0.append("ticker") }
+        try await slow
+        #expect(ticks == 10)
+        #expect(quick == 42)
+        #expect(order.withLock { $0 } == ["ticker", "sleepers"])
+        await pool.close()
+    }
+
+    @Test("waiting callers are served in turn when every connection is busy")
+    func waitersAreServed() async throws {
+        let pool = try await TestCluster.freshPool(size: 1)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await pool.query("SELECT pg_sleep(0.3)") }
+            try await Task.sleep(for: .milliseconds(50))
+            for _ in 0..<5 { group.addTask { try await pool.query("SELECT 1") } }
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(pool.statistics.waiting == 5)
+            try await group.waitForAll()
+        }
+        #expect(pool.statistics == .init(size: 1, inUse: 0, waiting: 0))
+        await pool.close()
+    }
+
+    @Test("a closed pool refuses new work")
+    func closedPool() async throws {
+        let pool = try await TestCluster.freshPool(size: 2)
+        try await pool.query("SELECT 1")
+        await pool.close()
+        await #expect(throws: PostgresError.self) { try await pool.query("SELECT 1") }
+    }
+
+    @Test("an unreachable server fails fast with the typed unavailable error")
+    func unreachableServer() async throws {
+        let directory = TestDirectories.make("nothing-here")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let pool = ConnectionPool(conninfo: "host=\(directory.path) dbname=none user=none", size: 2)
+        let error = await #expect(throws: PostgresError.self) { try await pool.query("SELECT 1") }
+        #expect(error?.isUnavailable == true)
+        await pool.close()
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Postgres
+import Testing
+import TestSupport
+
+@Suite("Migrator")
+struct MigratorTests {
+    // Deliberately not idempotent: applying either twice would fail.
+    let migrations = [
+        Migration(version: 1, name: "create_widgets", sql: "CREATE TABLE widgets (id int PRIMARY KEY);"),
+        Migration(version: 2, name: "seed_widgets", sql: "INSERT INTO widgets VALUES (1); INSERT INTO widgets VALUES (2);"),
+    ]
+
+    @Test("fresh apply, then an idempotent re-run")
+    func applyAndRerun() async throws {
+        let pool = try await TestCluster.freshPool()
+        let migrator = Migrator(pool: pool)
+        #expect(try await migrator.migrate(migrations).map(\.version) == [1, 2])
+        #expect(try await migrator.migrate(migrations).isEmpty)
+        #expect(try await pool.query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 2)
+        let recorded = try await pool.query("SELECT version, checksum FROM schema_migrations ORDER BY version").rows
+        #expect(try recorded.map { try $0.decode(String.self, at: 1) } == migrations.map(\.checksum))
+        let status = try await migrator.status(migrations)
+        #expect(status.allSatisfy { $0.appliedAt != nil })
+        await pool.close()
+    }
+
+    @Test("a later migration is applied on the next run; status shows it pending before")
+    func pendingThenApplied() async throws {
+        let pool = try await TestCluster.freshPool()
+        let migrator = Migrator(pool: pool)
+        try await migrator.migrate([migrations[0]])
+        let status = try await migrator.status(migrations)
+        #expect(status.map { $0.appliedAt != nil } == [true, false])
+        #expect(try await migrator.migrate(migrations).map(\.version) == [2])
+        await pool.close()
+    }
+
+    @Test("an applied migration whose file changed is refused, and nothing else is applied")
+    func checksumMismatch() async throws {
+        let pool = try await TestCluster.freshPool()
+        let migrator = Migrator(pool: pool)
+        try await migrator.migrate([migrations[0]])
+        let edited = [
+            Migration(version: 1, name: "create_widgets", sql: "CREATE TABLE widgets (id bigint PRIMARY KEY);"),
+            migrations[1],
+        ]
+        await #expect(throws: MigrationError.checksumMismatch(version: 1, name: "create_widgets")) {
+            try await migrator.migrate(edited)
+        }
+        await #expect(throws: MigrationError.self) { try await migrator.status(edited) }
+        #expect(try await pool.query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 0)
+        #expect("\(MigrationError.checksumMismatch(version: 1, name: "create_widgets"))".contains("changed after it was applied"))
+        await pool.close()
+    }
+
+    @Test("a failing migration rolls back whole and is not recorded")
+    func failingMigrationRollsBack() async throws {
+        let pool = try await TestCluster.freshPool()
+        let broken = [
+            migrations[0],
+            Migration(version: 2, name: "half", sql: "INSERT INTO widgets VALUES (7); SELECT * FROM no_such_table;"),
+        ]
+        await #expect(throws: PostgresError.self) { try await Migrator(pool: pool).migrate(broken) }
+        #expect(try await pool.query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 0)
+        let versions = try await pool.query("SELECT version FROM schema_migrations").rows.map { try $0.decode(Int.self, at: 0) }
+        #expect(versions == [1])
+        await pool.close()
+    }
+
+    @Test("concurrent runners in separate pools apply each migration exactly once")
+    func concurrentRunners() async throws {
+        let conninfo = try await TestCluster.freshDatabase()
+        let pools = (0..<4).map { _ in ConnectionPool(conninfo: conninfo, size: 1) }
+        let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for pool in pools {
+                group.addTask { try await Migrator(pool: pool).migrate(migrations).map(\.version) }
+            }
+            return try await group.reduce(into: [Int]()) { $0 += $1 }
+        }
+        #expect(applied.sorted() == [1, 2])
+        #expect(try await pools[0].query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 2)
+        for pool in pools { await pool.close() }
+    }
+
+    @Test("file names parse into versions; duplicates and bad names are refused")
+    func fileNames() throws {
+        let migration = try Migration(fileName: "0042_add_sessions.sql", sql: "SELECT 1")
+        #expect(migration.version == 42)
+        #expect(migration.name == "add_sessions")
+        #expect(migration.fileStem == "0042_add_sessions")
+        #expect(throws: MigrationError.badFileName("notes.sql")) { try Migration(fileName: "notes.sql", sql: "") }
+        #expect(throws: MigrationError.badFileName("0001_x.txt")) { try Migration(fileName: "0001_x.txt", sql: "") }
+        #expect(throws: MigrationError.duplicateVersion(1)) {
+            try Migration.ordered([migrations[0], Migration(version: 1, name: "again", sql: "")])
+        }
+    }
+
+    @Test("a directory of migrations loads in version order")
+    func loadDirectory() throws {
+        let directory = TestDirectories.make("migrations")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "SELECT 2;".write(to: directory.appendingPathComponent("0010_second.sql"), atomically: true, encoding: .utf8)
+        try "SELECT 1;".write(to: directory.appendingPathComponent("0002_first.sql"), atomically: true, encoding: .utf8)
+        try "not sql".write(to: directory.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
+        let loaded = try Migration.load(directory: directory)
+        #expect(loaded.map(\.version) == [2, 10])
+        #expect(loaded.map(\.sql) == ["SELECT 1;", "SELECT 2;"])
+        try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Postgres
+import Synchronization
+
+/// The test suite's throwaway PostgreSQL: one private cluster per test process, started on first
+/// use and stopped when the process exits, with a fresh database for each suite that asks.
+///
+/// Set `ISSUER_TEST_DATABASE_URL` to use an existing database instead (every suite then shares
+/// it; tests that need a cluster of their own still start one).
+public enum TestCluster {
+    private static let state = Mutex<Task<EmbeddedPostgres, any Error>?>(nil)
+
+    /// A connection string for a new, empty database owned by the issuer's (non-superuser) role.
+    public static func freshDatabase() async throws -> String {
+        if let url = ProcessInfo.processInfo.environment["ISSUER_TEST_DATABASE_URL"], !url.isEmpty {
+            return url
+        }
+        let cluster = try await shared()
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
+        try await Offload.run { try cluster.createDatabase(name) }
+        return cluster.conninfo(database: name)
+    }
+
+    /// A pool on a fresh database.
+    public static func freshPool(size: Int = 4) async throws -> ConnectionPool {
+        ConnectionPool(conninfo: try await freshDatabase(), size: size)
+    }
+
+    private static func shared() async throws -> EmbeddedPostgres {
+        let task = state.withLock { task in
+            if let task { return task }
+            let newTask = Task { try await start() }
+            task = newTask
+            return newTask
+        }
+        return try await task.value
+    }
+
+    private static func start() async throws -> EmbeddedPostgres {
+        TestDirectories.removeStaleClusters()
+        let cluster = EmbeddedPostgres(directory: TestDirectories.make("cluster"), durability: .throwaway)
+        try await cluster.startInBackground(database: "issuer")
+        stopAtExit(cluster)
+        return cluster
+    }
+
+    private static let clusterToStop = Mutex<EmbeddedPostgres?>(nil)
+
+    private static func stopAtExit(_ cluster: EmbeddedPostgres) {
+        clusterToStop.withLock { $0 = cluster }
+        atexit {
+            let cluster = TestCluster.clusterToStop.withLock { $0 }
+            cluster?.stop()
+            if let cluster { try? FileManager.default.removeItem(at: cluster.directory.deletingLastPathComponent()) }
+        }
+    }
+}
