@@ -26,6 +26,7 @@ let package = Package(
         // 4.x because jwt-kit 5.7 (test-only) requires it.
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.1.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
@@ -67,6 +68,7 @@ let package = Package(
         .target(
             name: "IssuerCore",
             dependencies: [
+                "JOSE",
                 "Postgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -85,6 +87,9 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "JOSE",
             ],
             swiftSettings: swiftSettings
         ),
@@ -102,7 +107,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Postgres", "IssuerCore"],
+            dependencies: ["Postgres", "IssuerCore", "JOSE"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -122,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IssuerCoreTests",
-            dependencies: ["IssuerCore", "TestSupport"],
+            dependencies: ["IssuerCore", "JOSE", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

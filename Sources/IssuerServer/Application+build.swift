@@ -3,32 +3,54 @@ import IssuerCore
 import Logging
 import Postgres
 
-/// The request context of every route.
-public typealias IssuerRequestContext = BasicRequestContext
-
 /// Builds the issuer's HTTP application from its dependencies. `issuer serve` runs it; tests
 /// drive the very same application in process (HummingbirdTesting).
 public func buildApplication(_ dependencies: IssuerDependencies) -> some ApplicationProtocol {
     let configuration = dependencies.configuration
-    let router = buildRouter(dependencies)
+    let keys = KeyRingMonitor(
+        store: KeyRingStore(directory: configuration.keysDirectory), clock: dependencies.clock, logger: dependencies.logger)
+    keys.reload()
+    let router = buildRouter(dependencies, keys: keys)
     return Application(
         router: router,
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "issuer"),
-        services: [DatabaseService(pool: dependencies.pool)],
+        services: [
+            DatabaseService(pool: dependencies.pool),
+            KeyRingReloadService(monitor: keys, interval: configuration.keysReloadInterval),
+        ],
         logger: dependencies.logger)
 }
 
-/// The routes and middleware, separate from the server so that tests can use either.
-public func buildRouter(_ dependencies: IssuerDependencies) -> Router<IssuerRequestContext> {
+/// The routes and middleware. Operations endpoints sit at the root; everything else under the
+/// path of `ISSUER_URL` (SPEC §3).
+func buildRouter(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) -> Router<IssuerRequestContext> {
+    let configuration = dependencies.configuration
+    let prefix = configuration.pathPrefix
     let router = Router(context: IssuerRequestContext.self)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: dependencies.metrics))
+    router.add(middleware: OAuthErrorMiddleware(prefixes: ["/oauth2/", "/auth/", "/userinfo", "/account"].map { prefix + $0 }))
+
     OperationsEndpoints(
-        readiness: Readiness(checks: [.database(dependencies.pool)]),
+        readiness: Readiness(checks: [
+            .database(dependencies.pool),
+            Readiness.Check(name: "signing key") { keys.current.ring.active != nil },
+        ]),
         metrics: dependencies.metrics,
         pool: dependencies.pool
     ).register(on: router)
+
+    let services = IssuerServices(dependencies, keys: keys)
+    JWKSEndpoint(monitor: keys).register(on: router, prefix: prefix)
+    AppleExchangeEndpoint(exchange: services.appleExchange, trustedProxies: configuration.trustedProxies)
+        .register(on: router, prefix: prefix)
+    TokenEndpoint(exchange: services.appleExchange, trustedProxies: configuration.trustedProxies)
+        .register(on: router, prefix: prefix)
+    DiscoveryEndpoint(document: DiscoveryDocument(
+        configuration: configuration,
+        served: .init(appleExchange: true, tokenEndpoint: true, grantTypes: TokenEndpoint.grantTypes))
+    ).register(on: router, prefix: prefix)
     return router
 }

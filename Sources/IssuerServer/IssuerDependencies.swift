@@ -1,19 +1,29 @@
+import AsyncHTTPClient
 import IssuerCore
 import Logging
 import Postgres
 
-/// Everything the application needs, built once by `issuer serve` (or a test) and handed to
-/// `buildApplication`. Nothing below reads global state.
+/// Everything the application needs from outside, built once by `issuer serve` (or a test) and
+/// handed to `buildApplication`. Nothing below reads global state; tests replace the clock and
+/// the way Apple's keys are fetched.
 public struct IssuerDependencies: Sendable {
     public var configuration: Configuration
     public var pool: ConnectionPool
     public var logger: Logger
     public var metrics: ServerMetrics
+    public var clock: any IssuerCore.Clock
+    /// How provider JWK Sets are fetched: over HTTP in production.
+    public var jwksFetcher: any JWKSFetcher
 
-    public init(configuration: Configuration, pool: ConnectionPool, logger: Logger, metrics: ServerMetrics = ServerMetrics()) {
+    public init(
+        configuration: Configuration, pool: ConnectionPool, logger: Logger, metrics: ServerMetrics = ServerMetrics(),
+        clock: any IssuerCore.Clock = SystemClock(), jwksFetcher: (any JWKSFetcher)? = nil
+    ) {
         self.configuration = configuration
         self.pool = pool
         self.logger = logger
         self.metrics = metrics
+        self.clock = clock
+        self.jwksFetcher = jwksFetcher ?? HTTPJWKSFetcher(client: .shared)
     }
 }

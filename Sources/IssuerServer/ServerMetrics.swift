@@ -48,4 +48,22 @@ public final class ServerMetrics: Sendable {
             namespace: "issuer", subsystem: "db_pool", metricName: "waiting", unitName: "requests",
             helpText: "Requests waiting for a database connection")).set(Double(statistics.waiting))
     }
+
+    /// Counts a fetch of a provider's JWKS and whether it failed (SPEC §3.9).
+    func recordJWKSFetch(provider: String, succeeded: Bool) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "issuer", subsystem: "jwks", metricName: "fetches", unitName: "total",
+                helpText: "Fetches of identity providers' JWKS"),
+            labels: [("provider", provider)]
+        ).increment()
+        if !succeeded {
+            registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "issuer", subsystem: "jwks", metricName: "fetch_failures", unitName: "total",
+                    helpText: "Failed fetches of identity providers' JWKS"),
+                labels: [("provider", provider)]
+            ).increment()
+        }
+    }
 }

@@ -34,6 +34,18 @@ public enum JWS {
         maxLength: Int = 16 * 1024,
         key: (JWSHeader) throws -> RSAPublicKey?
     ) throws -> JWSVerified {
+        let parsed = try parse(token, allowedAlgorithms: allowedAlgorithms, maxLength: maxLength)
+        guard let publicKey = try key(parsed.header) else { throw JOSEError.unknownKey }
+        return try parsed.verified(with: publicKey)
+    }
+
+    /// The steps of ``verify(_:allowedAlgorithms:maxLength:key:)`` that come before the key: for callers whose key
+    /// lookup is asynchronous (a remote JWKS). The result is untrusted until ``JWSParsed/verified(with:)``.
+    public static func parse(
+        _ token: some StringProtocol,
+        allowedAlgorithms: Set<JWSAlgorithm>,
+        maxLength: Int = 16 * 1024
+    ) throws -> JWSParsed {
         let bytes = token.utf8
         guard bytes.count <= maxLength else { throw JOSEError.tooLarge }
         let utf8 = Array(bytes)
@@ -55,11 +67,24 @@ public enum JWS {
             throw JOSEError.unsupportedAlgorithm
         }
         guard header.crit == nil else { throw JOSEError.criticalHeader }
-        guard let publicKey = try key(header) else { throw JOSEError.unknownKey }
+        return JWSParsed(
+            header: header, payload: payload, signature: signature,
+            signingInput: Array(utf8[..<segments[1].endIndex]))
+    }
+}
 
-        let signingInput = utf8[..<segments[1].endIndex]
-        guard publicKey.verify(signature: signature, message: signingInput) else { throw JOSEError.badSignature }
+/// A compact JWS whose shape, `alg` and `crit` were checked but whose signature was not (RFC 7515 §5.2 up to
+/// step 7). Nothing in it may be trusted before ``verified(with:)`` succeeds.
+public struct JWSParsed: Sendable {
+    /// The decoded JOSE header (untrusted).
+    public let header: JWSHeader
+    let payload: Data
+    let signature: Data
+    let signingInput: [UInt8]
 
+    /// RFC 7515 §5.2 step 8: checks the signature with `key`, then that the payload is a JSON object.
+    public func verified(with key: RSAPublicKey) throws -> JWSVerified {
+        guard key.verify(signature: signature, message: signingInput) else { throw JOSEError.badSignature }
         guard (try? JSONDecoder().decode(JSONObjectProbe.self, from: payload)) != nil else {
             throw JOSEError.malformed
         }

@@ -18,10 +18,11 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// True for errors that say the server is (for now) out of reach.
+    /// True for errors that say the database is (for now) out of reach, including a pool that
+    /// is closing because the process is shutting down.
     public var isUnavailable: Bool {
         switch self {
-        case .unavailable: return true
+        case .unavailable, .poolClosed: return true
         case .server(let state, _): return state.isConnectionException || state == .adminShutdown
             || state == .cannotConnectNow
         default: return false

@@ -1,0 +1,13 @@
+/// Who a verified provider token says signed in.
+public struct ExternalIdentity: Sendable, Equatable {
+    /// `IdentityProvider.name`.
+    public var provider: String
+    /// The provider's `sub`: stable for one user of one app team. Never shown as our `sub`.
+    public var subject: String
+    /// The `aud` the token was issued to (for Apple: the bundle ID or Services ID).
+    public var audience: String
+    public var email: String?
+    public var emailVerified: Bool?
+    /// Apple's relay address flag.
+    public var isPrivateEmail: Bool?
+}

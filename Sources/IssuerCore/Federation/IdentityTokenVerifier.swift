@@ -1,0 +1,86 @@
+import Foundation
+import JOSE
+
+/// Verifies a provider's ID token (OIDC Core §3.1.3.7) in SPEC §3.1's order: size, shape,
+/// `alg` = RS256 (refused before any key is looked up), `kid`, signature, `iss`, `aud`,
+/// `exp`/`iat` with at most 60 s leeway, then the nonce.
+public struct IdentityTokenVerifier: Sendable {
+    /// SPEC §7: identity tokens over 16 KiB are refused unread.
+    public static let maximumTokenLength = 16 * 1024
+    /// Allowed clock skew for `exp` and `iat`.
+    public static let leeway: TimeInterval = 60
+
+    public let provider: IdentityProvider
+    private let keys: RemoteJWKSCache
+    private let clock: any Clock
+
+    public init(provider: IdentityProvider, keys: RemoteJWKSCache, clock: any Clock) {
+        self.provider = provider
+        self.keys = keys
+        self.clock = clock
+    }
+
+    /// - Parameters:
+    ///   - token: the provider's compact JWS.
+    ///   - audiences: the `aud` values accepted (the configured bundle IDs or Services ID).
+    ///   - nonce: the raw nonce the client generated, if it sent one. The token must carry
+    ///     `hex(SHA-256(nonce))` (Apple's recommended form) or the nonce itself.
+    ///   - requireNonce: refuse a sign-in without a nonce.
+    public func verify(
+        _ token: String, audiences: Set<String>, nonce: String?, requireNonce: Bool
+    ) async throws(IdentityTokenError) -> ExternalIdentity {
+        let parsed: JWSParsed
+        do {
+            parsed = try JWS.parse(token, allowedAlgorithms: [.rs256], maxLength: Self.maximumTokenLength)
+        } catch JOSEError.unsupportedAlgorithm {
+            throw .rejected("alg is not RS256")
+        } catch JOSEError.criticalHeader {
+            throw .rejected("crit header")
+        } catch JOSEError.tooLarge {
+            throw .malformed("token over \(Self.maximumTokenLength) bytes")
+        } catch {
+            throw .malformed("not a compact JWS")
+        }
+        let key: RSAPublicKey
+        do throws(RemoteJWKSError) {
+            key = try await keys.key(kid: parsed.header.kid)
+        } catch {
+            switch error {
+            case .unknownKey: throw .rejected("unknown kid")
+            case .unavailable(let reason): throw .keysUnavailable(reason)
+            }
+        }
+        let verified: JWSVerified
+        do { verified = try parsed.verified(with: key) } catch { throw .rejected("signature does not verify") }
+        let claims: IdentityTokenClaims
+        do {
+            claims = try JSONDecoder().decode(IdentityTokenClaims.self, from: verified.payload)
+        } catch {
+            throw .rejected("claims of the wrong type")
+        }
+        guard claims.iss == provider.issuer else { throw .rejected("wrong iss") }
+        guard let audience = claims.aud.first(where: audiences.contains) else { throw .rejected("wrong aud") }
+        let now = clock.now.timeIntervalSince1970
+        guard let exp = claims.exp, exp + Self.leeway > now else { throw .rejected("expired") }
+        guard let iat = claims.iat, iat - Self.leeway <= now else { throw .rejected("iat in the future") }
+        guard let subject = claims.sub, !subject.isEmpty else { throw .rejected("no sub") }
+        if let nonce {
+            guard let tokenNonce = claims.nonce, Self.nonceMatches(raw: nonce, claim: tokenNonce) else {
+                throw .rejected("nonce mismatch")
+            }
+        } else if requireNonce {
+            throw .rejected("nonce required")
+        }
+        return ExternalIdentity(
+            provider: provider.name, subject: subject, audience: audience, email: claims.email,
+            emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail)
+    }
+
+    /// Constant-time on both forms, so a timing side channel cannot guess a nonce byte by byte.
+    static func nonceMatches(raw: String, claim: String) -> Bool {
+        let hashed = JOSEDigest.sha256(Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+        let hashedMatches = ConstantTime.equals(Array(hashed.utf8), Array(claim.lowercased().utf8))
+        let rawMatches = ConstantTime.equals(Array(raw.utf8), Array(claim.utf8))
+        return hashedMatches || rawMatches
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Fetches a provider's JWK Set (RFC 7517 §5). The server implements it over HTTP with a
+/// 5-second timeout (SPEC §7); tests implement it in memory. Keeping HTTP out of the core is
+/// what lets the cache's timing rules be tested with an injected clock.
+public protocol JWKSFetcher: Sendable {
+    /// The document's bytes and the `max-age` of its `Cache-Control`, if any. Throws on a
+    /// network failure, a timeout or a non-2xx answer.
+    func fetchJWKS(from url: URL) async throws -> JWKSDocument
+}
+
+/// A fetched JWK Set, before parsing.
+public struct JWKSDocument: Sendable {
+    public var body: Data
+    /// `Cache-Control: max-age` in seconds, when the provider sent one.
+    public var maxAge: Int?
+
+    public init(body: Data, maxAge: Int?) {
+        self.body = body
+        self.maxAge = maxAge
+    }
+
+    /// Reads `max-age` out of a `Cache-Control` header value (RFC 9111 §5.2.2.1); `no-store`
+    /// or `no-cache` count as 0, which the cache then raises to its minimum.
+    public static func maxAge(fromCacheControl value: String?) -> Int? {
+        guard let value else { return nil }
+        var maxAge: Int?
+        for directive in value.split(separator: ",") {
+            let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            let name = parts[0].lowercased()
+            if name == "no-store" || name == "no-cache" { return 0 }
+            if name == "max-age", parts.count == 2 {
+                maxAge = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+            }
+        }
+        return maxAge
+    }
+}

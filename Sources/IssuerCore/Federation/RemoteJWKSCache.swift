@@ -1,0 +1,103 @@
+import Foundation
+import JOSE
+import Logging
+
+/// A provider's signing keys, fetched from its `jwks_uri` and cached per SPEC §7:
+/// `Cache-Control` honoured within bounds; an unknown `kid` refetches at once unless a fetch
+/// started in the last 30 s; one fetch however many requests wait for it; keys served stale for
+/// up to 7 days while the provider is unreachable. Malformed or non-RSA members of the set are
+/// skipped, not fatal.
+///
+/// Nothing here is Apple-specific: another OpenID provider is another instance with its URL.
+public actor RemoteJWKSCache {
+    private struct Snapshot {
+        var keys: [String: RSAPublicKey]
+        var fetchedAt: Date
+        var freshUntil: Date
+    }
+
+    /// Where the set lives.
+    public nonisolated let url: URL
+    private let fetcher: any JWKSFetcher
+    private let policy: RemoteJWKSPolicy
+    private let clock: any Clock
+    private let logger: Logger
+    private let onFetch: @Sendable (_ succeeded: Bool) -> Void
+
+    private var snapshot: Snapshot?
+    private var lastFetchStarted: Date?
+    private var inFlight: Task<Snapshot, any Error>?
+
+    /// - Parameter onFetch: told of every fetch and whether it succeeded (for metrics).
+    public init(
+        url: URL, fetcher: any JWKSFetcher, policy: RemoteJWKSPolicy = RemoteJWKSPolicy(), clock: any Clock,
+        logger: Logger = Logger(label: "issuer.jwks"), onFetch: @escaping @Sendable (_ succeeded: Bool) -> Void = { _ in }
+    ) {
+        self.url = url
+        self.fetcher = fetcher
+        self.policy = policy
+        self.clock = clock
+        self.logger = logger
+        self.onFetch = onFetch
+    }
+
+    /// The verification key with this `kid` (RFC 7515 §4.1.4).
+    public func key(kid: String?) async throws(RemoteJWKSError) -> RSAPublicKey {
+        let now = clock.now
+        guard let current = snapshot else {
+            // Nothing cached: every caller waits on the one fetch in flight, whatever its age.
+            let fetched: Snapshot
+            do { fetched = try await refresh() } catch { throw .unavailable("\(error)") }
+            return try Self.lookup(kid, in: fetched)
+        }
+        let coolingDown = lastFetchStarted.map { now.timeIntervalSince($0) < policy.refetchCooldown } ?? false
+        if now < current.freshUntil {
+            if let kid, let key = current.keys[kid] { return key }
+            // The provider may have rotated its keys: look again, but not more than every 30 s,
+            // so a stream of tokens with made-up kids cannot turn us into a traffic amplifier.
+            guard !coolingDown, let fetched = try? await refresh() else { throw .unknownKey }
+            return try Self.lookup(kid, in: fetched)
+        }
+        // Stale: refresh, falling back to the stale keys while the provider is down.
+        if !coolingDown, let fetched = try? await refresh() {
+            return try Self.lookup(kid, in: fetched)
+        }
+        if let latest = snapshot, now.timeIntervalSince(latest.fetchedAt) <= policy.staleLimit {
+            return try Self.lookup(kid, in: latest)
+        }
+        throw .unavailable("keys at \(url.absoluteString) are unreachable and the cached ones are too old")
+    }
+
+    private static func lookup(_ kid: String?, in snapshot: Snapshot) throws(RemoteJWKSError) -> RSAPublicKey {
+        guard let kid, let key = snapshot.keys[kid] else { throw .unknownKey }
+        return key
+    }
+
+    /// Joins the fetch in flight, or starts one.
+    private func refresh() async throws -> Snapshot {
+        if let inFlight { return try await inFlight.value }
+        lastFetchStarted = clock.now
+        let task = Task { try await fetch() }
+        inFlight = task
+        defer { inFlight = nil }
+        let fetched = try await task.value
+        snapshot = fetched
+        return fetched
+    }
+
+    private func fetch() async throws -> Snapshot {
+        do {
+            let document = try await fetcher.fetchJWKS(from: url)
+            let keys = try JWKS.rsaVerificationKeys(fromJSON: document.body)
+            guard !keys.isEmpty else { throw RemoteJWKSError.unavailable("the key set has no usable RSA key") }
+            let now = clock.now
+            onFetch(true)
+            logger.debug("fetched JWKS", metadata: ["url": "\(url.absoluteString)", "keys": "\(keys.count)"])
+            return Snapshot(keys: keys, fetchedAt: now, freshUntil: now.addingTimeInterval(policy.lifetime(maxAge: document.maxAge)))
+        } catch {
+            onFetch(false)
+            logger.warning("JWKS fetch failed", metadata: ["url": "\(url.absoluteString)", "error": "\(error)"])
+            throw error
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import Postgres
+
+extension OAuthError {
+    /// ARCHITECTURE §8: a storage failure is translated at the service boundary. An unreachable
+    /// database is the client's cue to retry (503); anything else is our fault (500).
+    public static func storage(_ error: any Error) -> OAuthError {
+        if let error = error as? PostgresError, error.isUnavailable {
+            return .temporarilyUnavailable("The service is temporarily unavailable; try again shortly.", debug: "\(error)")
+        }
+        return .serverError(debug: "storage: \(error)")
+    }
+}

@@ -1,0 +1,75 @@
+/// An error answered to a client, as RFC 6749 §5.2 defines it: a code, a description safe to
+/// show the client, and, for the log only, what really happened.
+///
+/// Storage and library errors never reach a client as such: the service that meets one decides
+/// what it means (a unique violation on a code is `invalid_grant`; an unreachable database is
+/// `temporarily_unavailable`), and anything unexpected becomes `server_error` with a generic text.
+public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// RFC 6749 §5.2 and §4.1.2.1 error codes, plus RFC 6750 §3.1's `invalid_token`.
+    public enum Code: String, Sendable {
+        case invalidRequest = "invalid_request"
+        case invalidClient = "invalid_client"
+        case invalidGrant = "invalid_grant"
+        case unauthorizedClient = "unauthorized_client"
+        case unsupportedGrantType = "unsupported_grant_type"
+        case invalidScope = "invalid_scope"
+        case accessDenied = "access_denied"
+        case unsupportedResponseType = "unsupported_response_type"
+        case temporarilyUnavailable = "temporarily_unavailable"
+        case serverError = "server_error"
+        case invalidToken = "invalid_token"
+    }
+
+    public let code: Code
+    /// `error_description`: human-readable, for the client's developer, never a secret.
+    public let description: String
+    /// Log-only detail: why exactly, with no token or secret in it.
+    public let debug: String?
+    /// The HTTP status: 400 for client mistakes (RFC 6749 §5.2), 401 for a bad client or
+    /// token, 429 or 503 when the client should retry, 500 only for our own faults.
+    public let statusCode: Int
+    /// `Retry-After` seconds, for 429 and 503.
+    public let retryAfter: Int?
+
+    public init(_ code: Code, _ description: String, debug: String? = nil, status: Int? = nil, retryAfter: Int? = nil) {
+        self.code = code
+        self.description = description
+        self.debug = debug
+        self.statusCode = status ?? Self.defaultStatus(code)
+        self.retryAfter = retryAfter
+    }
+
+    private static func defaultStatus(_ code: Code) -> Int {
+        switch code {
+        case .invalidToken: return 401
+        case .temporarilyUnavailable: return 503
+        case .serverError: return 500
+        default: return 400
+        }
+    }
+
+    public static func invalidRequest(_ description: String, debug: String? = nil) -> OAuthError {
+        OAuthError(.invalidRequest, description, debug: debug)
+    }
+
+    public static func invalidGrant(_ description: String, debug: String? = nil) -> OAuthError {
+        OAuthError(.invalidGrant, description, debug: debug)
+    }
+
+    public static func invalidScope(_ description: String, debug: String? = nil) -> OAuthError {
+        OAuthError(.invalidScope, description, debug: debug)
+    }
+
+    public static func temporarilyUnavailable(_ description: String, debug: String? = nil, retryAfter: Int = 5) -> OAuthError {
+        OAuthError(.temporarilyUnavailable, description, debug: debug, retryAfter: retryAfter)
+    }
+
+    /// Our fault: a generic text for the client, the detail for the log.
+    public static func serverError(debug: String) -> OAuthError {
+        OAuthError(.serverError, "The server could not complete the request.", debug: debug)
+    }
+
+    public static func == (lhs: OAuthError, rhs: OAuthError) -> Bool {
+        lhs.code == rhs.code && lhs.description == rhs.description && lhs.statusCode == rhs.statusCode
+    }
+}

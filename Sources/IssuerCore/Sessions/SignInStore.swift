@@ -1,0 +1,78 @@
+import Foundation
+import Postgres
+
+/// Records a provider sign-in: finds or creates the user by (provider, subject), refreshes its
+/// profile, opens a session and stores the session's first refresh token (as a hash), all in
+/// **one** statement, so one database round trip per sign-in (ARCHITECTURE §3).
+///
+/// Concurrency is decided by the database: the identity row is claimed first with
+/// `INSERT … ON CONFLICT DO UPDATE`, so concurrent first sign-ins of one Apple `sub` serialize
+/// on its primary key and all see the same user id; the user row follows (its foreign key is
+/// deferred to allow that order).
+public struct SignInStore: Sendable {
+    private let pool: ConnectionPool
+    private let clock: any Clock
+    private let refreshTokenTTL: TimeInterval
+    private let sessionMaxAge: TimeInterval
+
+    public init(pool: ConnectionPool, clock: any Clock, refreshTokenTTL: Int, sessionMaxAge: Int) {
+        self.pool = pool
+        self.clock = clock
+        self.refreshTokenTTL = TimeInterval(refreshTokenTTL)
+        self.sessionMaxAge = TimeInterval(sessionMaxAge)
+    }
+
+    static let statement = """
+        WITH identity AS (
+            INSERT INTO identities (provider, subject, user_id, audience, created_at, last_sign_in_at)
+            VALUES ($2, $3, $1, $4, $14, $14)
+            ON CONFLICT (provider, subject) DO UPDATE
+                SET last_sign_in_at = EXCLUDED.last_sign_in_at, audience = EXCLUDED.audience
+            RETURNING user_id
+        ), account AS (
+            INSERT INTO users AS u (id, email, email_verified, is_private_email, given_name, family_name, created_at, updated_at)
+            SELECT user_id, $5, $6, $7, $8, $9, $14, $14 FROM identity
+            ON CONFLICT (id) DO UPDATE SET
+                email = COALESCE(EXCLUDED.email, u.email),
+                email_verified = COALESCE(EXCLUDED.email_verified, u.email_verified),
+                is_private_email = COALESCE(EXCLUDED.is_private_email, u.is_private_email),
+                given_name = COALESCE(EXCLUDED.given_name, u.given_name),
+                family_name = COALESCE(EXCLUDED.family_name, u.family_name),
+                updated_at = EXCLUDED.updated_at
+            RETURNING id, email, email_verified, given_name, family_name
+        ), session AS (
+            INSERT INTO sessions (id, user_id, client_id, scope, nonce, auth_time, created_at, last_used_at, expires_at, user_agent, client_ip)
+            SELECT $10, id, $11, $12, $13, $14, $14, $14, $15, $16, $17 FROM account
+            RETURNING id
+        ), token AS (
+            INSERT INTO refresh_tokens (token_hash, session_id, generation, created_at, expires_at)
+            SELECT $18, id, 0, $14, $19 FROM session
+            RETURNING session_id
+        )
+        SELECT account.id, account.email, account.email_verified, account.given_name, account.family_name, token.session_id
+        FROM account, token
+        """
+
+    /// Signs the user in; throws `PostgresError` (the caller maps unavailability to 503).
+    public func signIn(_ request: SignInRequest) async throws -> SignIn {
+        let now = clock.now
+        let sessionID = UUID()
+        let refreshToken = RefreshToken.generate()
+        let sessionExpiry = now.addingTimeInterval(sessionMaxAge)
+        let tokenExpiry = min(now.addingTimeInterval(refreshTokenTTL), sessionExpiry)
+        let identity = request.identity
+        let parameters: [any PostgresEncodable] = [
+            UUID(), identity.provider, identity.subject, identity.audience,
+            identity.email, identity.emailVerified, identity.isPrivateEmail,
+            request.givenName, request.familyName,
+            sessionID, request.clientID, request.scopes.joined(separator: " "), request.nonce, now, sessionExpiry,
+            request.userAgent, request.clientIP, refreshToken.hash, tokenExpiry,
+        ]
+        let row = try await pool.query(Self.statement, parameters).single
+        guard let row else { throw PostgresError.decoding("sign-in returned no row") }
+        let user = UserProfile(
+            id: try row.decode(at: 0), email: try row.decodeIfPresent(at: 1), emailVerified: try row.decodeIfPresent(at: 2),
+            givenName: try row.decodeIfPresent(at: 3), familyName: try row.decodeIfPresent(at: 4))
+        return SignIn(user: user, sessionID: try row.decode(at: 5), authTime: now, refreshToken: refreshToken)
+    }
+}

@@ -1,0 +1,27 @@
+import Hummingbird
+import IssuerCore
+
+/// SPEC §3.1, `POST /auth/apple/exchange`: the native app's Sign in with Apple.
+/// parse the body → read the fields → exchange → answer tokens.
+struct AppleExchangeEndpoint {
+    let exchange: IdentityExchange
+    let trustedProxies: [IPAddressRange]
+
+    func register(on router: Router<IssuerRequestContext>, prefix: String) {
+        router.post("\(prefix)/auth/apple/exchange") { request, context in
+            let parameters = try await OAuthParameters.parse(request)
+            let name = parameters.object("name")
+            let exchangeRequest = IdentityExchange.Request(
+                idToken: try parameters.required("id_token"),
+                nonce: parameters.optional("nonce"),
+                clientID: parameters.optional("client_id") ?? "clanboards-mobile",
+                scope: parameters.optional("scope"),
+                givenName: name?["given_name"].flatMap { $0.isEmpty ? nil : $0 },
+                familyName: name?["family_name"].flatMap { $0.isEmpty ? nil : $0 },
+                userAgent: request.headers[.userAgent],
+                clientIP: ClientAddress.resolve(
+                    peer: context.remoteAddress, forwardedFor: request.headers[.forwardedFor], trusted: trustedProxies))
+            return try await exchange.exchange(exchangeRequest, style: .nativeSignIn).response
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Hummingbird
+import IssuerCore
+
+/// SPEC §3.2, `POST /oauth2/token` (RFC 6749 §3.2): reads the body once, then dispatches on
+/// `grant_type` to one grant; an unknown grant is `unsupported_grant_type`.
+struct TokenEndpoint {
+    static let tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
+    static let idTokenType = "urn:ietf:params:oauth:token-type:id_token"
+    static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
+
+    let exchange: IdentityExchange
+    let trustedProxies: [IPAddressRange]
+
+    /// The grant types this endpoint serves, for discovery.
+    static var grantTypes: [String] { [tokenExchangeGrant] }
+
+    func register(on router: Router<IssuerRequestContext>, prefix: String) {
+        router.post("\(prefix)/oauth2/token") { request, context in
+            let parameters = try await OAuthParameters.parse(request)
+            let clientIP = ClientAddress.resolve(
+                peer: context.remoteAddress, forwardedFor: request.headers[.forwardedFor], trusted: trustedProxies)
+            switch try parameters.required("grant_type") {
+            case Self.tokenExchangeGrant:
+                return try await tokenExchange(parameters, userAgent: request.headers[.userAgent], clientIP: clientIP).response
+            default:
+                throw OAuthError(.unsupportedGrantType, "The grant_type is not supported.")
+            }
+        }
+    }
+
+    /// RFC 8693 §2.1 with an Apple identity token as `subject_token`.
+    private func tokenExchange(_ parameters: OAuthParameters, userAgent: String?, clientIP: String?) async throws(OAuthError) -> TokenResponse {
+        let subjectToken = try parameters.required("subject_token")
+        guard try parameters.required("subject_token_type") == Self.idTokenType else {
+            throw .invalidRequest("subject_token_type must be \(Self.idTokenType).")
+        }
+        if let requested = parameters.optional("requested_token_type"), requested != Self.accessTokenType {
+            throw .invalidRequest("Only \(Self.accessTokenType) can be requested.")
+        }
+        let request = IdentityExchange.Request(
+            idToken: subjectToken, nonce: parameters.optional("nonce"),
+            clientID: try parameters.required("client_id"), scope: parameters.optional("scope"),
+            userAgent: userAgent, clientIP: clientIP)
+        return try await exchange.exchange(request, style: .tokenExchange)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import IssuerCore
+import Logging
+import ServiceLifecycle
+import UnixSignals
+import Synchronization
+
+/// Keeps the server's view of the key ring current (SPEC §5): re-reads `ISSUER_KEYS_DIR` every
+/// `ISSUER_KEYS_RELOAD_SECONDS` and at once on SIGHUP, swaps the new ring in atomically, and
+/// keeps the previous ring (with an error in the log) when the directory holds an invalid one.
+///
+/// Readers take the current `PublishedKeys` with one uncontended lock and never wait on a
+/// reload; signing happens outside any lock.
+final class KeyRingMonitor: Sendable {
+    private let store: KeyRingStore
+    private let clock: any IssuerCore.Clock
+    private let logger: Logger
+    private let state: Mutex<PublishedKeys>
+    /// The bytes of the state file behind the current ring, to skip re-parsing unchanged rings.
+    private let lastStateFile = Mutex<Data?>(nil)
+
+    init(store: KeyRingStore, clock: any IssuerCore.Clock, logger: Logger) {
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        self.state = Mutex(.empty)
+    }
+
+    /// The ring and JWKS in force now.
+    var current: PublishedKeys { state.withLock { $0 } }
+
+    /// Reads the ring; on failure keeps the previous one and answers the error.
+    @discardableResult
+    func reload() -> (any Error)? {
+        let now = clock.now
+        let stateFile = try? Data(contentsOf: URL(fileURLWithPath: store.stateFilePath))
+        let unchanged = stateFile != nil && stateFile == lastStateFile.withLock { $0 }
+        if unchanged {
+            // Same ring: only time can change what is published (a retired key's window ends).
+            republishIfDue(at: now)
+            return nil
+        }
+        do {
+            let ring = try store.load()
+            let published = PublishedKeys(ring: ring, at: now)
+            let previous = state.withLock { state in
+                defer { state = published }
+                return state
+            }
+            lastStateFile.withLock { $0 = stateFile }
+            if previous.publishedKids != published.publishedKids || previous.ring.active?.kid != ring.active?.kid {
+                logger.info("key ring loaded", metadata: [
+                    "active": "\(ring.active?.kid ?? "none")", "next": "\(ring.next?.kid ?? "none")",
+                    "published": "\(published.publishedKids.count)",
+                ])
+            }
+            return nil
+        } catch {
+            logger.error("key ring rejected; keeping the previous one", metadata: ["error": "\(error)", "directory": "\(store.directory.path)"])
+            return error
+        }
+    }
+
+    private func republishIfDue(at now: Date) {
+        state.withLock { current in
+            let kids = current.ring.publishedKeys(at: now).map(\.kid)
+            if kids != current.publishedKids {
+                current = PublishedKeys(ring: current.ring, at: now)
+            }
+        }
+    }
+}
+
+/// Runs the monitor's reload loop for the server's lifetime.
+struct KeyRingReloadService: Service {
+    let monitor: KeyRingMonitor
+    let interval: Duration
+
+    func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // SIGHUP: reload now (SPEC §2).
+                for await _ in await UnixSignalsSequence(trapping: .sighup) {
+                    monitor.reload()
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    monitor.reload()
+                }
+            }
+            _ = await cancelWhenGracefulShutdown { await group.next() }
+            group.cancelAll()
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import IssuerCore
+import JOSE
+import NIOCore
+
+/// One immutable state of the key ring as the server uses it: the ring that signs and verifies,
+/// plus the JWKS bytes and strong ETag computed once when it changed (SPEC §3.4), never per
+/// request.
+struct PublishedKeys: Sendable {
+    let ring: KeyRing
+    /// The kids in the JWKS, in order: what decides whether the bytes must be recomputed.
+    let publishedKids: [String]
+    let jwksBody: ByteBuffer
+    /// A strong validator (RFC 9110 §8.8.3): the quoted base64url SHA-256 of the body.
+    let etag: String
+
+    init(ring: KeyRing, at date: Date) {
+        self.ring = ring
+        let jwks = ring.jwks(at: date)
+        publishedKids = jwks.keys.compactMap(\.kid)
+        let body = (try? JSONEncoder.oauth.encode(jwks)) ?? Data(#"{"keys":[]}"#.utf8)
+        jwksBody = ByteBuffer(bytes: body)
+        etag = "\"" + Base64URL.encode(JOSEDigest.sha256(body)) + "\""
+    }
+
+    static let empty = PublishedKeys(ring: .empty, at: Date())
+}

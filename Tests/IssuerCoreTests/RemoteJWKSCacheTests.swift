@@ -1,0 +1,116 @@
+import Foundation
+import IssuerCore
+import JOSE
+import Testing
+import TestSupport
+
+@Suite("Remote JWKS cache (SPEC §7)")
+struct RemoteJWKSCacheTests {
+    let apple: FakeAppleKeys
+    let clock = ManualClock()
+    let url = URL(string: "https://appleid.apple.com/auth/keys")!
+
+    init() throws {
+        apple = try FakeAppleKeys()
+    }
+
+    func cache(_ fetcher: StubJWKSFetcher) -> RemoteJWKSCache {
+        RemoteJWKSCache(url: url, fetcher: fetcher, clock: clock)
+    }
+
+    @Test("many concurrent lookups share one fetch")
+    func singleFlight() async throws {
+        let fetcher = StubJWKSFetcher(serving: apple)
+        fetcher.setDelay(.milliseconds(200))
+        let cache = cache(fetcher)
+        let kid = apple.currentKid
+        let found = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<50 { group.addTask { (try? await cache.key(kid: kid)) != nil } }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(found == 50)
+        #expect(fetcher.fetchCount == 1)
+    }
+
+    @Test("Cache-Control is honoured within 5 minutes and 24 hours", arguments: [
+        (Optional(3600), 3600.0), (Optional(10), 300.0), (Optional(999_999), 86_400.0), (nil, 300.0),
+    ] as [(Int?, Double)])
+    func lifetimeBounds(maxAge: Int?, lifetime: Double) async throws {
+        let fetcher = StubJWKSFetcher(serving: apple, maxAge: maxAge)
+        let cache = cache(fetcher)
+        let kid = apple.currentKid
+        _ = try await cache.key(kid: kid)
+        clock.advance(by: lifetime - 1)
+        _ = try await cache.key(kid: kid)
+        #expect(fetcher.fetchCount == 1, "still fresh")
+        clock.advance(by: 2)
+        _ = try await cache.key(kid: kid)
+        #expect(fetcher.fetchCount == 2, "refetched once stale")
+    }
+
+    @Test("an unknown kid refetches at once, but not twice within 30 s")
+    func unknownKidRefetch() async throws {
+        let fetcher = StubJWKSFetcher(serving: apple)
+        let cache = cache(fetcher)
+        _ = try await cache.key(kid: apple.currentKid)
+        clock.advance(by: 31)
+        let rotated = try apple.rotate()
+        // Apple rotated: the new kid is found through one refetch.
+        #expect(try await cache.key(kid: rotated).modulus.isEmpty == false)
+        #expect(fetcher.fetchCount == 2)
+        // Made-up kids inside the cooldown do not reach Apple.
+        for _ in 0..<10 {
+            await #expect(throws: RemoteJWKSError.unknownKey) { try await cache.key(kid: "made-up") }
+        }
+        #expect(fetcher.fetchCount == 2)
+        clock.advance(by: 31)
+        await #expect(throws: RemoteJWKSError.unknownKey) { try await cache.key(kid: "made-up") }
+        #expect(fetcher.fetchCount == 3)
+    }
+
+    @Test("stale keys are served while the provider is down, up to 7 days")
+    func staleWhileDown() async throws {
+        let fetcher = StubJWKSFetcher(serving: apple, maxAge: 3600)
+        let cache = cache(fetcher)
+        let kid = apple.currentKid
+        _ = try await cache.key(kid: kid)
+        fetcher.setFailing(true)
+        clock.advance(by: 2 * 86_400)
+        #expect(try await cache.key(kid: kid).exponent.isEmpty == false)
+        clock.advance(by: 6 * 86_400)
+        await #expect(throws: RemoteJWKSError.self) { try await cache.key(kid: kid) }
+        fetcher.setFailing(false)
+        clock.advance(by: 31)
+        #expect(try await cache.key(kid: kid).exponent.isEmpty == false, "recovers when the provider is back")
+    }
+
+    @Test("nothing cached and the provider down: unavailable")
+    func downWithNothingCached() async throws {
+        let fetcher = StubJWKSFetcher(serving: apple)
+        fetcher.setFailing(true)
+        let cache = cache(fetcher)
+        let error = await #expect(throws: RemoteJWKSError.self) { try await cache.key(kid: apple.currentKid) }
+        if case .unavailable = error {} else { Issue.record("expected unavailable, got \(String(describing: error))") }
+    }
+
+    @Test("malformed and non-RSA members are skipped, not fatal")
+    func lenientMembers() async throws {
+        let good = try JSONSerialization.jsonObject(with: apple.jwksJSON) as! [String: Any]
+        var members = good["keys"] as! [[String: Any]]
+        members.insert(["kty": "oct", "k": "c2VjcmV0", "kid": "hmac"], at: 0)
+        members.insert(["kty": "EC", "crv": "P-256", "x": "AA", "y": "AA", "kid": "ec"], at: 0)
+        members.insert(["kty": "RSA", "kid": "broken", "n": "!!", "e": "AQAB"], at: 0)
+        let body = try JSONSerialization.data(withJSONObject: ["keys": members])
+        let cache = cache(StubJWKSFetcher(body: body))
+        #expect(try await cache.key(kid: apple.currentKid).modulus.count >= 256)
+        await #expect(throws: RemoteJWKSError.unknownKey) { try await cache.key(kid: "hmac") }
+    }
+
+    @Test("Cache-Control max-age parsing", arguments: [
+        ("public, max-age=3600", Optional(3600)), ("max-age=\"60\"", Optional(60)), ("no-store", Optional(0)),
+        ("private", nil), (nil, nil),
+    ] as [(String?, Int?)])
+    func cacheControl(header: String?, maxAge: Int?) {
+        #expect(JWKSDocument.maxAge(fromCacheControl: header) == maxAge)
+    }
+}
