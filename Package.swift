@@ -67,6 +67,7 @@ let package = Package(
         .target(
             name: "IssuerCore",
             dependencies: [
+                "JOSE",
                 "Postgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -122,7 +123,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IssuerCoreTests",
-            dependencies: ["IssuerCore", "TestSupport"],
+            dependencies: ["IssuerCore", "JOSE", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
