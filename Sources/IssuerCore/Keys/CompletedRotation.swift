@@ -1,0 +1,16 @@
+/// A rotation that happened (SPEC §5): `promoted` went next → active, `retired` active → retired,
+/// and `next` is the fresh next key.
+public struct CompletedRotation: Sendable {
+    /// The ring after the rotation.
+    public let ring: KeyRing
+    /// The key that now signs.
+    public let promoted: SigningKey
+    /// The key that signed until now; published until its `publishedUntil`.
+    public let retired: SigningKey
+    /// The new next key.
+    public let next: SigningKey
+    /// Set when `--force` overrode the SPEC §5 timing: says what the rotation risks.
+    public let warning: String?
+    /// One line for the operator.
+    public let message: String
+}

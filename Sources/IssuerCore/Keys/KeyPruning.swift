@@ -1,0 +1,11 @@
+/// What `issuer keys prune` did (SPEC §5, §6).
+public struct KeyPruning: Sendable {
+    /// The ring after the operation.
+    public let ring: KeyRing
+    /// The retired keys removed from the ring and the directory.
+    public let removed: [SigningKey]
+    /// Set when `--force` removed keys whose tokens may still be valid: says what that breaks.
+    public let warning: String?
+    /// One line for the operator.
+    public let message: String
+}

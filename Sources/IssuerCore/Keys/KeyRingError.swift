@@ -1,0 +1,60 @@
+/// Why a key ring is not valid (SPEC §5). A server that gets one keeps its previous ring and logs
+/// this; the CLI prints it as its one-line reason, so each case says what is wrong and where.
+///
+/// Never thrown for an empty or missing ring directory: that is ``KeyRing/empty``.
+public enum KeyRingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A non-empty ring without an active key would leave nothing to sign with.
+    case noActiveKey
+    /// SPEC §5: exactly one active key.
+    case multipleActiveKeys([String])
+    /// SPEC §5: at most one next key.
+    case multipleNextKeys([String])
+    /// The same key listed twice.
+    case duplicateKid(String)
+    /// A key's timestamps contradict its state.
+    case inconsistentTimestamps(kid: String, detail: String)
+    /// `ring.json` is not valid JSON of the expected shape.
+    case malformedStateFile(path: String, detail: String)
+    /// `ring.json` was written by a newer (or unknown) format version.
+    case unsupportedStateVersion(path: String, version: Int)
+    /// A `kid` in `ring.json` that is not a RFC 7638 thumbprint; refused before it is used as a file name.
+    case invalidKid(String)
+    /// `ring.json` names a key whose `<kid>.pem` is not there.
+    case keyFileMissing(kid: String, path: String)
+    /// `<kid>.pem` is not an unencrypted PKCS#8 RSA private key of 2048 bits or more (RFC 7518 §3.3).
+    case invalidKeyFile(kid: String, path: String)
+    /// `<kid>.pem` holds a key whose RFC 7638 thumbprint is not the `kid` recorded for it.
+    case kidMismatch(kid: String, thumbprint: String, path: String)
+    /// A file system operation failed.
+    case io(operation: String, path: String, detail: String)
+
+    /// One line an operator can act on.
+    public var description: String {
+        switch self {
+        case .noActiveKey:
+            "invalid key ring: no active key"
+        case .multipleActiveKeys(let kids):
+            "invalid key ring: \(kids.count) active keys (\(kids.joined(separator: ", "))); exactly one is allowed"
+        case .multipleNextKeys(let kids):
+            "invalid key ring: \(kids.count) next keys (\(kids.joined(separator: ", "))); at most one is allowed"
+        case .duplicateKid(let kid):
+            "invalid key ring: key \(kid) is listed more than once"
+        case .inconsistentTimestamps(let kid, let detail):
+            "invalid key ring: key \(kid) has inconsistent timestamps: \(detail)"
+        case .malformedStateFile(let path, let detail):
+            "invalid key ring: \(path) is malformed: \(detail)"
+        case .unsupportedStateVersion(let path, let version):
+            "invalid key ring: \(path) has unsupported format version \(version)"
+        case .invalidKid(let kid):
+            "invalid key ring: \"\(kid.prefix(64))\" is not an RFC 7638 thumbprint"
+        case .keyFileMissing(let kid, let path):
+            "invalid key ring: key file \(path) for key \(kid) is missing"
+        case .invalidKeyFile(let kid, let path):
+            "invalid key ring: \(path) for key \(kid) is not an unencrypted PKCS#8 RSA private key of at least 2048 bits"
+        case .kidMismatch(let kid, let thumbprint, let path):
+            "invalid key ring: \(path) holds the key with thumbprint \(thumbprint), not \(kid)"
+        case .io(let operation, let path, let detail):
+            "key ring: cannot \(operation) \(path): \(detail)"
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import JOSE
+
+/// The key lifecycle of SPEC §5 — init, rotate, prune — with its timing enforced, not advised.
+///
+/// Every operation is one ``KeyRingStore/modify(_:)``: it decides on the ring as it is on disk
+/// while holding the directory lock, so concurrent runs (two cron hosts, an operator and cron)
+/// serialize and the second one sees the first one's result. The clock is injected so the timing
+/// rules are testable. Times recorded in the ring are whole seconds, as `ring.json` stores them.
+public struct KeyRotation: Sendable {
+    /// The ring directory.
+    public let store: KeyRingStore
+    /// The SPEC §5 timing.
+    public let policy: KeyRotationPolicy
+    /// Where "now" comes from.
+    public let clock: any Clock
+
+    /// An operator of the ring in `store` under `policy` (SPEC §5).
+    public init(store: KeyRingStore, policy: KeyRotationPolicy, clock: any Clock = SystemClock()) {
+        self.store = store
+        self.policy = policy
+        self.clock = clock
+    }
+
+    private var now: Date {
+        Date(timeIntervalSince1970: clock.now.timeIntervalSince1970.rounded(.down))
+    }
+
+    private func generateKey(state: KeyState, at date: Date) throws -> SigningKey {
+        let privateKey = try RSAPrivateKey.generate(bits: policy.keyBits)
+        return state == .active
+            ? SigningKey(privateKey: privateKey, state: .active, createdAt: date, activatedAt: date)
+            : SigningKey(privateKey: privateKey, state: state, createdAt: date)
+    }
+
+    /// `issuer keys init` (SPEC §6): creates an active and a next key when the ring is empty, adds
+    /// a next key when only that is missing, and otherwise changes nothing and says so.
+    public func initialize() throws -> KeyInitialization {
+        try store.modify { ring in
+            let now = self.now
+            if ring.isEmpty {
+                let active = try generateKey(state: .active, at: now)
+                let next = try generateKey(state: .next, at: now)
+                let updated = try KeyRing(keys: [active, next])
+                return (updated, KeyInitialization(
+                    ring: updated, created: [active, next],
+                    message: "created active key \(active.kid) and next key \(next.kid) in \(store.directory.path)"))
+            }
+            if ring.next == nil {
+                let next = try generateKey(state: .next, at: now)
+                let updated = try KeyRing(keys: ring.keys + [next])
+                return (updated, KeyInitialization(
+                    ring: updated, created: [next],
+                    message: "the ring had no next key: created next key \(next.kid), promotable from \(policy.promotableAt(createdAt: now).ISO8601Format())"))
+            }
+            return (nil, KeyInitialization(
+                ring: ring, created: [],
+                message: "the key ring in \(store.directory.path) is already initialized (\(ring.keys.count) keys); nothing to do"))
+        }
+    }
+
+    /// `issuer keys rotate` (SPEC §5): next → active, active → retired, and a new next key.
+    ///
+    /// Throws ``KeyRotationError/tooEarly(nextKid:enteredAt:allowedAt:now:)`` while the next key has
+    /// been published for less than ``KeyRotationPolicy/promotionDelay``, unless `force`; a forced
+    /// early rotation carries a warning. With `force` and no next key at all, a fresh key is made
+    /// active at once (the leaked-key emergency on a hand-edited ring).
+    public func rotate(force: Bool = false) throws -> CompletedRotation {
+        try store.modify { ring in
+            let rotation = try rotation(of: ring, at: now, force: force)
+            return (rotation.ring, rotation)
+        }
+    }
+
+    /// `issuer keys rotate --if-older-than` (SPEC §5, §6), for cron: rotates only when the active
+    /// key has been active for at least `age` and the next key may be promoted; otherwise does
+    /// nothing and says why. When due but the ring lacks a next key, it adds one, so the next run can rotate.
+    public func rotateIfOlderThan(_ age: Duration) throws -> KeyRotationOutcome {
+        try store.modify { ring in
+            let now = self.now
+            guard let active = ring.active else { throw KeyRotationError.emptyRing(directory: store.directory.path) }
+            let activatedAt = active.activatedAt ?? active.createdAt
+            let dueAt = activatedAt.addingTimeInterval(age.timeInterval)
+            guard now >= dueAt else {
+                return (nil, .skipped(reason: "active key \(active.kid) was activated at \(activatedAt.ISO8601Format()), \(ReadableInterval(now.timeIntervalSince(activatedAt))) ago, less than \(ReadableInterval(age.timeInterval)): not rotating before \(dueAt.ISO8601Format())"))
+            }
+            guard let next = ring.next else {
+                let next = try generateKey(state: .next, at: now)
+                let updated = try KeyRing(keys: ring.keys + [next])
+                return (updated, .skipped(reason: "active key \(active.kid) is due for rotation but the ring had no next key: created next key \(next.kid), promotable from \(policy.promotableAt(createdAt: now).ISO8601Format())"))
+            }
+            let allowedAt = policy.promotableAt(createdAt: next.createdAt)
+            guard now >= allowedAt else {
+                let refusal = KeyRotationError.tooEarly(nextKid: next.kid, enteredAt: next.createdAt, allowedAt: allowedAt, now: now)
+                return (nil, .skipped(reason: refusal.description))
+            }
+            let rotation = try rotation(of: ring, at: now, force: false)
+            return (rotation.ring, .rotated(rotation))
+        }
+    }
+
+    /// The rotated ring; pure but for generating the new next key.
+    private func rotation(of ring: KeyRing, at now: Date, force: Bool) throws -> CompletedRotation {
+        guard let active = ring.active else { throw KeyRotationError.emptyRing(directory: store.directory.path) }
+        let promoted: SigningKey
+        var warning: String?
+        if let next = ring.next {
+            let allowedAt = policy.promotableAt(createdAt: next.createdAt)
+            if now < allowedAt {
+                guard force else {
+                    throw KeyRotationError.tooEarly(nextKid: next.kid, enteredAt: next.createdAt, allowedAt: allowedAt, now: now)
+                }
+                warning = "forced rotation: next key \(next.kid) has been published for only \(ReadableInterval(now.timeIntervalSince(next.createdAt))) (less than \(Int(policy.promotionDelay)) s); verifiers that have not yet fetched the new key will reject tokens signed with it until they refresh the JWKS (up to \(ReadableInterval(allowedAt.timeIntervalSince(now))) more)"
+            }
+            promoted = next.activated(at: now)
+        } else {
+            guard force else { throw KeyRotationError.noNextKey(activeKid: active.kid) }
+            promoted = try generateKey(state: .active, at: now)
+            warning = "forced rotation without a next key: new active key \(promoted.kid) was never published; verifiers will reject tokens signed with it until they refresh the JWKS (up to \(Int(policy.promotionDelay)) s)"
+        }
+        let retired = active.retired(at: now, publishedUntil: policy.publishedUntil(retiredAt: now))
+        let newNext = try generateKey(state: .next, at: now)
+        let updated = try KeyRing(keys: [promoted, newNext, retired] + ring.retired)
+        return CompletedRotation(
+            ring: updated, promoted: promoted, retired: retired, next: newNext, warning: warning,
+            message: "rotated: \(promoted.kid) is now active; \(retired.kid) retired, published until \(policy.publishedUntil(retiredAt: now).ISO8601Format()); new next key \(newNext.kid)")
+    }
+
+    /// `issuer keys prune` (SPEC §5): removes retired keys whose `publishedUntil` has passed; with
+    /// `force`, every retired key, with a warning naming the tokens that will stop verifying.
+    public func prune(force: Bool = false) throws -> KeyPruning {
+        try store.modify { ring in
+            let now = self.now
+            let retired = ring.retired
+            let removed = retired.filter { force || !$0.isPublished(at: now) }
+            guard !removed.isEmpty else {
+                let upcoming = retired.compactMap(\.publishedUntil).min()
+                let message = upcoming.map { "nothing to prune: the first retired key may be pruned from \($0.ISO8601Format()) (in \(ReadableInterval($0.timeIntervalSince(now))))" }
+                    ?? "nothing to prune: no retired keys"
+                return (nil, KeyPruning(ring: ring, removed: [], warning: nil, message: message))
+            }
+            let early = removed.filter { $0.isPublished(at: now) }
+            let warning = early.isEmpty ? nil : "forced prune: removed \(early.map(\.kid).joined(separator: ", ")) before \(early.compactMap(\.publishedUntil).max()!.ISO8601Format()); tokens they signed that are still within their lifetime will stop verifying"
+            let removedKids = Set(removed.map(\.kid))
+            let updated = try KeyRing(keys: ring.keys.filter { !removedKids.contains($0.kid) })
+            return (updated, KeyPruning(
+                ring: updated, removed: removed, warning: warning,
+                message: "pruned \(removed.count) retired key(s): \(removed.map(\.kid).joined(separator: ", "))"))
+        }
+    }
+}

@@ -1,0 +1,8 @@
+/// The result of `issuer keys rotate --if-older-than` (SPEC §5, §6): for cron, "not due" and "not
+/// yet allowed" are normal outcomes with a reason, not failures.
+public enum KeyRotationOutcome: Sendable {
+    /// The ring was rotated.
+    case rotated(CompletedRotation)
+    /// Nothing was rotated; the reason says why (and what, if anything, was prepared instead).
+    case skipped(reason: String)
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The timing rules of SPEC §5, as numbers.
+///
+/// Promotion: a next key may become active once it has been in the JWKS for the JWKS `max-age`
+/// (300 s, SPEC §3.4) plus 60 s — by then every verifier that honours our `Cache-Control` has
+/// fetched it (the 60 s is the `stale-while-revalidate` window, during which a cache may still
+/// serve the previous body).
+///
+/// Publication of a retired key (its `publishedUntil`) lasts, from the moment it was retired:
+/// - the key-ring reload interval: a server that has not yet re-read the ring keeps signing with
+///   the old key for up to that long;
+/// - the longest token lifetime it could have signed (`max(ISSUER_ACCESS_TOKEN_TTL, ISSUER_ID_TOKEN_TTL)`);
+/// - the same 360 s margin as promotion, which covers the clock skew leeway verifiers grant on `exp`.
+/// With the defaults that is 5 + 3600 + 360 = 3965 s. Refresh tokens are opaque and signed by
+/// nothing, so their TTL does not count.
+public struct KeyRotationPolicy: Sendable, Equatable {
+    /// The JWKS `Cache-Control: max-age` (SPEC §3.4).
+    public var jwksMaxAge: TimeInterval = 300
+    /// The extra 60 s of SPEC §5 (the JWKS `stale-while-revalidate`).
+    public var jwksMargin: TimeInterval = 60
+    /// The longest lifetime of a token our keys sign (SPEC §2 TTLs).
+    public var longestTokenLifetime: TimeInterval
+    /// How late a running server may notice a changed ring (`ISSUER_KEYS_RELOAD_SECONDS`, SPEC §2).
+    public var reloadInterval: TimeInterval
+    /// Size of new keys; RFC 7518 §3.3 requires at least 2048.
+    public var keyBits: Int = 2048
+
+    /// A policy from explicit numbers (SPEC §5).
+    public init(longestTokenLifetime: TimeInterval, reloadInterval: TimeInterval) {
+        self.longestTokenLifetime = longestTokenLifetime
+        self.reloadInterval = reloadInterval
+    }
+
+    /// The policy the configured TTLs and reload interval imply (SPEC §2, §5).
+    public init(configuration: Configuration) {
+        self.init(
+            longestTokenLifetime: TimeInterval(max(configuration.accessTokenTTL, configuration.idTokenTTL)),
+            reloadInterval: configuration.keysReloadInterval.timeInterval)
+    }
+
+    /// How long a next key must have been in the ring before it may be promoted (SPEC §5).
+    public var promotionDelay: TimeInterval { jwksMaxAge + jwksMargin }
+
+    /// When the next key that entered the ring at `createdAt` may be promoted (SPEC §5).
+    public func promotableAt(createdAt: Date) -> Date {
+        createdAt.addingTimeInterval(promotionDelay)
+    }
+
+    /// When a key retired at `retiredAt` leaves the JWKS and may be pruned (SPEC §5; see the type's notes).
+    public func publishedUntil(retiredAt: Date) -> Date {
+        retiredAt.addingTimeInterval(reloadInterval + longestTokenLifetime + jwksMaxAge + jwksMargin)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Synchronization
+
+/// A ``Clock`` that only moves when told to, for tests of time rules (SPEC §5 rotation and prune
+/// timing, token expiry) in this module and in modules that depend on it.
+///
+/// A class behind a `Mutex` so that one instance can be shared by the code under test and the test
+/// that advances it, across tasks and threads.
+public final class ManualClock: Clock {
+    private let current: Mutex<Date>
+
+    /// Starts at `start`; the default is a fixed, whole-second instant so runs are reproducible.
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_750_000_000)) {
+        current = Mutex(start)
+    }
+
+    /// The time the clock was last set to.
+    public var now: Date { current.withLock { $0 } }
+
+    /// Moves the clock forward (or backward, for a negative interval) by `seconds`.
+    public func advance(by seconds: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+
+    /// Moves the clock by a `Duration`, for callers that think in `.seconds(…)`.
+    public func advance(by duration: Duration) {
+        advance(by: duration.timeInterval)
+    }
+
+    /// Sets the clock to `date`.
+    public func set(_ date: Date) {
+        current.withLock { $0 = date }
+    }
+}

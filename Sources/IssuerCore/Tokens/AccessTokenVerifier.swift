@@ -1,0 +1,67 @@
+import Foundation
+import JOSE
+
+/// Verifies the issuer's own access tokens (RFC 9068 §4), for `/userinfo` and `DELETE /account`
+/// (SPEC §3.6, §3.8).
+///
+/// The order is cheapest and least trusting first: structure and `alg` (JOSE's RS256 allow-list,
+/// before any key is touched), `typ`, `kid` among the published keys, the signature, then claims.
+/// Session revocation is not checked here: that needs the database and belongs to the caller.
+public struct AccessTokenVerifier: Sendable {
+    /// The expected `iss`: `ISSUER_URL`, exactly.
+    public let issuer: String
+    /// The expected `aud`: `ISSUER_AUDIENCE`.
+    public let audience: String
+    /// Where "now" comes from for `exp`.
+    public let clock: any Clock
+    /// Longest token accepted before parsing; SPEC §7 bounds tokens at 16 KiB.
+    public let maxLength: Int
+
+    /// A verifier from explicit settings (SPEC §2).
+    public init(issuer: String, audience: String, clock: any Clock = SystemClock(), maxLength: Int = 16 * 1024) {
+        self.issuer = issuer
+        self.audience = audience
+        self.clock = clock
+        self.maxLength = maxLength
+    }
+
+    /// A verifier from the configuration (SPEC §2: `ISSUER_URL`, `ISSUER_AUDIENCE`).
+    public init(configuration: Configuration, clock: any Clock = SystemClock()) {
+        self.init(issuer: configuration.issuerURL.absoluteString, audience: configuration.audience, clock: clock)
+    }
+
+    /// The token's claims if it is a valid, unexpired access token of this issuer signed by one of
+    /// the ring's published keys (SPEC §3.4); otherwise the reason it is not.
+    public func verify(_ token: some StringProtocol, ring: KeyRing) throws(AccessTokenVerificationError) -> AccessTokenClaims {
+        let now = clock.now
+        let verified: JWSVerified
+        do {
+            verified = try JWS.verify(token, allowedAlgorithms: [.rs256], maxLength: maxLength) { header in
+                // Refusing the type here, before the signature, spares an RSA verification for an ID token.
+                guard header.typ == AccessTokenClaims.type else { throw AccessTokenVerificationError.wrongType }
+                guard let kid = header.kid, let key = ring.key(kid: kid), key.isPublished(at: now) else { return nil }
+                return key.publicKey
+            }
+        } catch let error as AccessTokenVerificationError {
+            throw error
+        } catch JOSEError.unsupportedAlgorithm {
+            throw .unsupportedAlgorithm
+        } catch JOSEError.unknownKey {
+            throw .unknownKey
+        } catch JOSEError.badSignature {
+            throw .badSignature
+        } catch {
+            throw .malformed
+        }
+        let claims: AccessTokenClaims
+        do {
+            claims = try JSONDecoder().decode(AccessTokenClaims.self, from: verified.payload)
+        } catch {
+            throw .malformed
+        }
+        guard claims.issuer == issuer else { throw .wrongIssuer }
+        guard claims.audience == audience else { throw .wrongAudience }
+        guard now < Date(timeIntervalSince1970: TimeInterval(claims.expiresAt)) else { throw .expired }
+        return claims
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// What the grant handlers know when they issue tokens (SPEC §3.1, §3.2, §4): who, for which
+/// client and session, with which scope, and the user's profile. ``TokenMinter`` turns it into
+/// claims, keeping only the profile claims the scope allows.
+public struct TokenIssuance: Sendable, Equatable {
+    /// The internal user id, the tokens' `sub` (SPEC §4.1).
+    public var subject: String
+    /// The client the tokens are for: the access token's `client_id`, the ID token's `aud`.
+    public var clientID: String
+    /// The granted scope tokens (RFC 6749 §3.3), in the order they are written to `scope`.
+    public var scopes: [String]
+    /// The session, `sid` (SPEC §4.1, §4.2).
+    public var sessionID: String
+    /// When the user signed in, `auth_time` (OIDC Core §2).
+    public var authTime: Date
+    /// The raw nonce the client sent, echoed in the ID token (OIDC Core §2).
+    public var nonce: String?
+    /// The user's profile; only the parts the scope allows reach a token.
+    public var profile: Profile
+
+    /// The user profile claims (OIDC Core §5.1) the issuer knows.
+    public struct Profile: Sendable, Equatable {
+        /// `email`, released with the `email` scope (OIDC Core §5.4).
+        public var email: String?
+        /// `email_verified`, released with the `email` scope (OIDC Core §5.4).
+        public var emailVerified: Bool?
+        /// `name`, released with the `profile` scope (OIDC Core §5.4).
+        public var name: String?
+        /// `given_name`, released with the `profile` scope (OIDC Core §5.4).
+        public var givenName: String?
+        /// `family_name`, released with the `profile` scope (OIDC Core §5.4).
+        public var familyName: String?
+
+        /// A profile (OIDC Core §5.1); every member may be unknown.
+        public init(email: String? = nil, emailVerified: Bool? = nil, name: String? = nil, givenName: String? = nil, familyName: String? = nil) {
+            self.email = email
+            self.emailVerified = emailVerified
+            self.name = name
+            self.givenName = givenName
+            self.familyName = familyName
+        }
+    }
+
+    /// An issuance as described in SPEC §4.
+    public init(
+        subject: String, clientID: String, scopes: [String], sessionID: String, authTime: Date,
+        nonce: String? = nil, profile: Profile = Profile()
+    ) {
+        self.subject = subject
+        self.clientID = clientID
+        self.scopes = scopes
+        self.sessionID = sessionID
+        self.authTime = authTime
+        self.nonce = nonce
+        self.profile = profile
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import JOSE
+
+/// Mints the issuer's signed tokens (SPEC §4.1, §4.2): a pure function of the issuance, the
+/// signing key and the clock.
+///
+/// RSA signing is the dominant cost of every token request (ARCHITECTURE §4), so the minter holds
+/// no lock and is no actor: callers on any number of tasks sign in parallel, each with its own
+/// OpenSSL context. The key comes in as a parameter — whatever ring the caller currently holds —
+/// so there is no global state and a ring swap never blocks a signature.
+public struct TokenMinter: Sendable {
+    /// `iss` of every token: `ISSUER_URL`, exactly (SPEC §2).
+    public let issuer: String
+    /// `aud` of access tokens: `ISSUER_AUDIENCE` (SPEC §2, RFC 9068 §2.2).
+    public let audience: String
+    /// `ISSUER_ACCESS_TOKEN_TTL`, seconds.
+    public let accessTokenTTL: Int
+    /// `ISSUER_ID_TOKEN_TTL`, seconds.
+    public let idTokenTTL: Int
+    /// Where `iat` comes from.
+    public let clock: any Clock
+
+    /// A minter from explicit settings (SPEC §2).
+    public init(issuer: String, audience: String, accessTokenTTL: Int, idTokenTTL: Int, clock: any Clock = SystemClock()) {
+        self.issuer = issuer
+        self.audience = audience
+        self.accessTokenTTL = accessTokenTTL
+        self.idTokenTTL = idTokenTTL
+        self.clock = clock
+    }
+
+    /// A minter from the configuration (SPEC §2: `ISSUER_URL`, `ISSUER_AUDIENCE`, the TTLs).
+    public init(configuration: Configuration, clock: any Clock = SystemClock()) {
+        self.init(
+            issuer: configuration.issuerURL.absoluteString, audience: configuration.audience,
+            accessTokenTTL: configuration.accessTokenTTL, idTokenTTL: configuration.idTokenTTL, clock: clock)
+    }
+
+    /// Mints with the ring's active key (SPEC §5: the active key signs everything).
+    public func mint(_ issuance: TokenIssuance, ring: KeyRing) throws(TokenMintingError) -> IssuedTokens {
+        guard let active = ring.active else { throw .noActiveKey }
+        return try mint(issuance, key: active)
+    }
+
+    /// Mints an access token (RFC 9068, SPEC §4.1) and, when the scope includes `openid`, an ID
+    /// token (OIDC Core §2, SPEC §4.2) whose `at_hash` binds it to that access token.
+    ///
+    /// Profile claims follow the scope (OIDC Core §5.4): `email`/`email_verified` with `email`,
+    /// `name` (and in the ID token `given_name`/`family_name`) with `profile`.
+    public func mint(_ issuance: TokenIssuance, key: SigningKey) throws(TokenMintingError) -> IssuedTokens {
+        guard key.state == .active else { throw .keyNotActive(kid: key.kid) }
+        let issuedAt = Int(clock.now.timeIntervalSince1970.rounded(.down))
+        let scopes = Set(issuance.scopes)
+        let email = scopes.contains("email") ? issuance.profile : TokenIssuance.Profile()
+        let profile = scopes.contains("profile") ? issuance.profile : TokenIssuance.Profile()
+
+        let accessClaims = AccessTokenClaims(
+            issuer: issuer, subject: issuance.subject, audience: audience, clientID: issuance.clientID,
+            issuedAt: issuedAt, expiresAt: issuedAt + accessTokenTTL, jwtID: Self.randomJWTID(),
+            scope: issuance.scopes.joined(separator: " "), sessionID: issuance.sessionID,
+            email: email.email, emailVerified: email.emailVerified, name: profile.name)
+        let accessToken = try sign(accessClaims, type: AccessTokenClaims.type, key: key)
+
+        var idClaims: IDTokenClaims?
+        var idToken: String?
+        if scopes.contains("openid") {
+            let claims = IDTokenClaims(
+                issuer: issuer, subject: issuance.subject, audience: issuance.clientID,
+                issuedAt: issuedAt, expiresAt: issuedAt + idTokenTTL,
+                authTime: Int(issuance.authTime.timeIntervalSince1970.rounded(.down)),
+                sessionID: issuance.sessionID, nonce: issuance.nonce,
+                accessTokenHash: IDTokenClaims.accessTokenHash(of: accessToken),
+                email: email.email, emailVerified: email.emailVerified,
+                name: profile.name, givenName: profile.givenName, familyName: profile.familyName)
+            idClaims = claims
+            idToken = try sign(claims, type: IDTokenClaims.type, key: key)
+        }
+        return IssuedTokens(
+            accessToken: accessToken, accessTokenClaims: accessClaims, idToken: idToken, idTokenClaims: idClaims,
+            expiresIn: accessTokenTTL, kid: key.kid)
+    }
+
+    private func sign(_ claims: some Encodable, type: String, key: SigningKey) throws(TokenMintingError) -> String {
+        do {
+            let encoder = JSONEncoder()
+            // `withoutEscapingSlashes` keeps `iss` byte-identical to ISSUER_URL for naive string comparers.
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let payload = try encoder.encode(claims)
+            return try JWS.sign(payload: payload, header: JWSHeader(alg: .rs256, typ: type, kid: key.kid), key: key.privateKey)
+        } catch {
+            throw .signingFailed("\(error)")
+        }
+    }
+
+    /// 128 random bits (RFC 7519 §4.1.7 asks for a negligible collision probability) from the
+    /// system CSPRNG, base64url-encoded.
+    private static func randomJWTID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Base64URL.encode(bytes)
+    }
+}
