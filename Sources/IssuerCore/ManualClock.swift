@@ -9,25 +9,25 @@ import Synchronization
 public final class ManualClock: Clock {
     private let current: Mutex<Date>
 
-    /// Starts at `start`; the default is a fixed, whole-second instant so runs are reproducible.
+    /// Starts at `start`; the default is a fixed, whole-second instant so runs are reproducible (SPEC §5 timing, RFC 7519 §4.1.4 expiry).
     public init(_ start: Date = Date(timeIntervalSince1970: 1_750_000_000)) {
         current = Mutex(start)
     }
 
-    /// The time the clock was last set to.
+    /// The time the clock was last set to (SPEC §5 timing, RFC 7519 §4.1.4 expiry).
     public var now: Date { current.withLock { $0 } }
 
-    /// Moves the clock forward (or backward, for a negative interval) by `seconds`.
+    /// Moves the clock forward (or backward, for a negative interval) by `seconds` (SPEC §5 timing, RFC 7519 §4.1.4 expiry).
     public func advance(by seconds: TimeInterval) {
         current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 
-    /// Moves the clock by a `Duration`, for callers that think in `.seconds(…)`.
+    /// Moves the clock by a `Duration`, for callers that think in `.seconds(…)` (SPEC §5 timing, RFC 7519 §4.1.4 expiry).
     public func advance(by duration: Duration) {
         advance(by: duration.timeInterval)
     }
 
-    /// Sets the clock to `date`.
+    /// Sets the clock to `date` (SPEC §5 timing, RFC 7519 §4.1.4 expiry).
     public func set(_ date: Date) {
         current.withLock { $0 = date }
     }

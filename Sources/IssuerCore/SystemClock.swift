@@ -1,10 +1,10 @@
 import Foundation
 
-/// The real wall clock (see ``Clock``), used by the server and the CLI.
+/// The real wall clock (see ``Clock``), used by the server and the CLI (SPEC §5, RFC 7519 §4.1.4).
 public struct SystemClock: Clock {
-    /// Creates the wall clock.
+    /// Creates the wall clock (SPEC §5, RFC 7519 §4.1.4).
     public init() {}
 
-    /// The current time as the operating system reports it.
+    /// The current time as the operating system reports it (SPEC §5, RFC 7519 §4.1.4).
     public var now: Date { Date() }
 }

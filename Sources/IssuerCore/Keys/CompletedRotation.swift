@@ -1,16 +1,16 @@
 /// A rotation that happened (SPEC §5): `promoted` went next → active, `retired` active → retired,
 /// and `next` is the fresh next key.
 public struct CompletedRotation: Sendable {
-    /// The ring after the rotation.
+    /// The ring after the rotation (SPEC §5).
     public let ring: KeyRing
-    /// The key that now signs.
+    /// The key that now signs (SPEC §5).
     public let promoted: SigningKey
-    /// The key that signed until now; published until its `publishedUntil`.
+    /// The key that signed until now; published until its `publishedUntil` (SPEC §5).
     public let retired: SigningKey
-    /// The new next key.
+    /// The new next key (SPEC §5).
     public let next: SigningKey
     /// Set when `--force` overrode the SPEC §5 timing: says what the rotation risks.
     public let warning: String?
-    /// One line for the operator.
+    /// One line for the operator (SPEC §5).
     public let message: String
 }

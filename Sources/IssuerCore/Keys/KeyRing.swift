@@ -8,10 +8,10 @@ import JOSE
 /// (ARCHITECTURE §4) and every request sees one consistent ring; the initializer refuses any
 /// other shape, so holding a `KeyRing` means holding a valid one.
 public struct KeyRing: Sendable {
-    /// The ring before `issuer keys init`: no keys, nothing to sign with, nothing to publish.
+    /// The ring before `issuer keys init`: no keys, nothing to sign with, nothing to publish (SPEC §5).
     public static let empty = KeyRing(validated: [])
 
-    /// Every key: the active key first, then the next key, then retired keys, most recently retired first.
+    /// Every key: the active key first, then the next key, then retired keys, most recently retired first (SPEC §5).
     public let keys: [SigningKey]
 
     /// Checks the SPEC §5 invariants and orders the keys; throws a ``KeyRingError`` naming the first violation.
@@ -60,7 +60,7 @@ public struct KeyRing: Sendable {
         }
     }
 
-    /// True before `issuer keys init`; distinct from a ring that failed to load, which throws instead.
+    /// True before `issuer keys init`; distinct from a ring that failed to load, which throws instead (SPEC §5).
     public var isEmpty: Bool { keys.isEmpty }
 
     /// The key that signs every token (SPEC §4.1, §4.2); `nil` only for the empty ring.
@@ -69,10 +69,10 @@ public struct KeyRing: Sendable {
     /// The key that will sign after the next rotation, already published (SPEC §5).
     public var next: SigningKey? { keys.first { $0.state == .next } }
 
-    /// Keys that no longer sign, most recently retired first, whether or not still published.
+    /// Keys that no longer sign, most recently retired first, whether or not still published (SPEC §5).
     public var retired: [SigningKey] { keys.filter { $0.state == .retired } }
 
-    /// The key named `kid`, in any state.
+    /// The key named `kid`, in any state (SPEC §5).
     public func key(kid: String) -> SigningKey? {
         keys.first { $0.kid == kid }
     }

@@ -28,7 +28,7 @@ public enum KeyRingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file system operation failed.
     case io(operation: String, path: String, detail: String)
 
-    /// One line an operator can act on.
+    /// One line an operator can act on (SPEC §6).
     public var description: String {
         switch self {
         case .noActiveKey:

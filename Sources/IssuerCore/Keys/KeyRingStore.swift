@@ -15,22 +15,22 @@ import JOSE
 /// goes through ``modify(_:)``, which holds an exclusive `flock` for the whole read-modify-write
 /// so that two concurrent `issuer keys rotate` runs cannot both rotate.
 public struct KeyRingStore: Sendable {
-    /// The directory holding the ring.
+    /// The directory holding the ring (SPEC §5).
     public let directory: URL
 
     static let stateFileName = "ring.json"
     static let lockFileName = ".ring.lock"
     static let temporaryMarker = ".tmp-"
 
-    /// A store over `directory`, which need not exist yet: it is created on the first write.
+    /// A store over `directory`, which need not exist yet: it is created on the first write (SPEC §5).
     public init(directory: URL) {
         self.directory = directory
     }
 
-    /// Path of `ring.json`.
+    /// Path of `ring.json` (SPEC §5).
     public var stateFilePath: String { path(Self.stateFileName) }
 
-    /// Path of the key file for `kid`.
+    /// Path of the key file for `kid` (SPEC §5).
     public func keyFilePath(kid: String) -> String { path("\(kid).pem") }
 
     func path(_ name: String) -> String {
@@ -93,7 +93,7 @@ public struct KeyRingStore: Sendable {
     /// `body` gets the ring as it is on disk *now*, after the lock is held (dex re-checks inside
     /// the transaction for the same reason: another process may have changed the ring since the
     /// caller last looked). When it returns a ring, that ring is written before the lock is
-    /// released; `nil` leaves the directory untouched.
+    /// released; `nil` leaves the directory untouched (SPEC §5).
     public func modify<Result>(_ body: (KeyRing) throws -> (ring: KeyRing?, result: Result)) throws -> Result {
         try createDirectoryIfNeeded()
         return try withExclusiveLock {

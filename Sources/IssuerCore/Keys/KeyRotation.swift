@@ -8,18 +8,25 @@ import JOSE
 /// serialize and the second one sees the first one's result. The clock is injected so the timing
 /// rules are testable. Times recorded in the ring are whole seconds, as `ring.json` stores them.
 public struct KeyRotation: Sendable {
-    /// The ring directory.
+    /// The ring directory (SPEC §5).
     public let store: KeyRingStore
     /// The SPEC §5 timing.
     public let policy: KeyRotationPolicy
-    /// Where "now" comes from.
+    /// Where "now" comes from (SPEC §5).
     public let clock: any Clock
+    /// Makes a new RSA key of the given size; injectable like the clock, because generation is the
+    /// slow part of every operation and tests that rotate hundreds of times can reuse keys (SPEC §5).
+    public let generateKey: @Sendable (_ bits: Int) throws -> RSAPrivateKey
 
-    /// An operator of the ring in `store` under `policy` (SPEC §5).
-    public init(store: KeyRingStore, policy: KeyRotationPolicy, clock: any Clock = SystemClock()) {
+    /// An operator of the ring in `store` under `policy` (SPEC §5); new keys come from `generateKey`.
+    public init(
+        store: KeyRingStore, policy: KeyRotationPolicy, clock: any Clock = SystemClock(),
+        generateKey: @escaping @Sendable (_ bits: Int) throws -> RSAPrivateKey = { try RSAPrivateKey.generate(bits: $0) }
+    ) {
         self.store = store
         self.policy = policy
         self.clock = clock
+        self.generateKey = generateKey
     }
 
     private var now: Date {
@@ -27,7 +34,7 @@ public struct KeyRotation: Sendable {
     }
 
     private func generateKey(state: KeyState, at date: Date) throws -> SigningKey {
-        let privateKey = try RSAPrivateKey.generate(bits: policy.keyBits)
+        let privateKey = try generateKey(policy.keyBits)
         return state == .active
             ? SigningKey(privateKey: privateKey, state: .active, createdAt: date, activatedAt: date)
             : SigningKey(privateKey: privateKey, state: state, createdAt: date)

@@ -9,7 +9,7 @@ public enum KeyRotationError: Error, Sendable, Equatable, CustomStringConvertibl
     /// SPEC §5: the next key has not been published long enough for verifiers to have cached it.
     case tooEarly(nextKid: String, enteredAt: Date, allowedAt: Date, now: Date)
 
-    /// One line an operator can act on; for ``tooEarly(nextKid:enteredAt:allowedAt:now:)`` it says when rotation will be allowed.
+    /// One line an operator can act on; for ``tooEarly(nextKid:enteredAt:allowedAt:now:)`` it says when rotation will be allowed (SPEC §6).
     public var description: String {
         switch self {
         case .emptyRing(let directory):

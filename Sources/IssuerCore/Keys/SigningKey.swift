@@ -9,17 +9,17 @@ import JOSE
 public struct SigningKey: Sendable {
     /// The RFC 7638 §3 thumbprint of the public key, used as the JWS `kid` (RFC 7515 §4.1.4).
     public let kid: String
-    /// The private key; shared, immutable and safe to sign with from many threads at once.
+    /// The private key; shared, immutable and safe to sign with from many threads at once (SPEC §5).
     public let privateKey: RSAPrivateKey
     /// The key's place in the rotation (SPEC §5).
     public let state: KeyState
     /// When the key entered the ring; a next key may be promoted only 360 s after this (SPEC §5).
     public let createdAt: Date
-    /// When the key became active; `nil` while it is the next key.
+    /// When the key became active; `nil` while it is the next key (SPEC §5).
     public let activatedAt: Date?
-    /// When the key stopped signing; `nil` unless retired.
+    /// When the key stopped signing; `nil` unless retired (SPEC §5).
     public let retiredAt: Date?
-    /// When a retired key leaves the JWKS and may be pruned (see ``KeyRotation/Policy``); `nil` unless retired.
+    /// When a retired key leaves the JWKS and may be pruned (see ``KeyRotation/Policy``); `nil` unless retired (SPEC §5).
     public let publishedUntil: Date?
 
     /// Wraps `privateKey` with the given lifecycle; the `kid` is its RFC 7638 thumbprint.

@@ -20,7 +20,7 @@ public enum AccessTokenVerificationError: Error, Sendable, Equatable, CustomStri
     /// `exp` has passed (RFC 9068 §4, RFC 7519 §4.1.4).
     case expired
 
-    /// A fixed text for logs.
+    /// A fixed text for logs (SPEC §3.6).
     public var description: String {
         switch self {
         case .malformed: "access token is malformed"

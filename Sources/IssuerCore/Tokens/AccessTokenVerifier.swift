@@ -8,11 +8,11 @@ import JOSE
 /// before any key is touched), `typ`, `kid` among the published keys, the signature, then claims.
 /// Session revocation is not checked here: that needs the database and belongs to the caller.
 public struct AccessTokenVerifier: Sendable {
-    /// The expected `iss`: `ISSUER_URL`, exactly.
+    /// The expected `iss`: `ISSUER_URL`, exactly (RFC 9068 §4).
     public let issuer: String
-    /// The expected `aud`: `ISSUER_AUDIENCE`.
+    /// The expected `aud`: `ISSUER_AUDIENCE` (RFC 9068 §4).
     public let audience: String
-    /// Where "now" comes from for `exp`.
+    /// Where "now" comes from for `exp` (RFC 9068 §4).
     public let clock: any Clock
     /// Longest token accepted before parsing; SPEC §7 bounds tokens at 16 KiB.
     public let maxLength: Int

@@ -11,6 +11,6 @@ public struct IssuedTokens: Sendable {
     public let idTokenClaims: IDTokenClaims?
     /// `expires_in` of the token response (RFC 6749 §5.1): the access token's lifetime in seconds.
     public let expiresIn: Int
-    /// The `kid` both tokens were signed with.
+    /// The `kid` both tokens were signed with (RFC 7515 §4.1.4).
     public let kid: String
 }

@@ -6,7 +6,7 @@ import Foundation
 public struct TokenIssuance: Sendable, Equatable {
     /// The internal user id, the tokens' `sub` (SPEC §4.1).
     public var subject: String
-    /// The client the tokens are for: the access token's `client_id`, the ID token's `aud`.
+    /// The client the tokens are for: the access token's `client_id`, the ID token's `aud` (OIDC Core §2, §5.1).
     public var clientID: String
     /// The granted scope tokens (RFC 6749 §3.3), in the order they are written to `scope`.
     public var scopes: [String]
@@ -16,7 +16,7 @@ public struct TokenIssuance: Sendable, Equatable {
     public var authTime: Date
     /// The raw nonce the client sent, echoed in the ID token (OIDC Core §2).
     public var nonce: String?
-    /// The user's profile; only the parts the scope allows reach a token.
+    /// The user's profile; only the parts the scope allows reach a token (OIDC Core §2, §5.1).
     public var profile: Profile
 
     /// The user profile claims (OIDC Core §5.1) the issuer knows.

@@ -13,11 +13,11 @@ public struct TokenMinter: Sendable {
     public let issuer: String
     /// `aud` of access tokens: `ISSUER_AUDIENCE` (SPEC §2, RFC 9068 §2.2).
     public let audience: String
-    /// `ISSUER_ACCESS_TOKEN_TTL`, seconds.
+    /// `ISSUER_ACCESS_TOKEN_TTL`, seconds (SPEC §2, RFC 7519 §4.1.6).
     public let accessTokenTTL: Int
-    /// `ISSUER_ID_TOKEN_TTL`, seconds.
+    /// `ISSUER_ID_TOKEN_TTL`, seconds (SPEC §2, RFC 7519 §4.1.6).
     public let idTokenTTL: Int
-    /// Where `iat` comes from.
+    /// Where `iat` comes from (SPEC §2, RFC 7519 §4.1.6).
     public let clock: any Clock
 
     /// A minter from explicit settings (SPEC §2).

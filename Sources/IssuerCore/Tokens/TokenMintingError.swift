@@ -8,7 +8,7 @@ public enum TokenMintingError: Error, Sendable, Equatable, CustomStringConvertib
     /// Serializing or signing failed.
     case signingFailed(String)
 
-    /// One line for the log.
+    /// One line for the log (SPEC §4).
     public var description: String {
         switch self {
         case .noActiveKey: "cannot mint tokens: the key ring has no active key (run `issuer keys init`)"

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import IssuerCore
+
+/// `issuer keys` (SPEC §6): the signing key ring of SPEC §5. Works on `ISSUER_KEYS_DIR` alone and
+/// never opens the database, so it runs anywhere the key volume is mounted.
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Manage the signing key ring (ISSUER_KEYS_DIR).",
+        discussion: """
+            The ring holds one active key (signs everything), at most one next key (published before it \
+            signs, so verifiers have cached it) and retired keys (published until every token they signed \
+            has expired). Every subcommand is safe to re-run.
+            """,
+        subcommands: [KeysInitCommand.self, KeysListCommand.self, KeysRotateCommand.self, KeysPruneCommand.self]
+    )
+
+    /// Prints `message` as the command's one-line failure reason and exits 1 (SPEC §6).
+    static func fail(_ command: String, _ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("issuer keys \(command): \(message)\n".utf8))
+        return ExitCode(1)
+    }
+
+    /// Prints a `--force` warning on stderr, so it is seen even when stdout goes to a log.
+    static func warn(_ warning: String) {
+        FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+    }
+
+    /// Runs one ring operation, turning its errors into the one-line failure of SPEC §6.
+    static func run<Result>(_ command: String, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw fail(command, "\(error)")
+        }
+    }
+}

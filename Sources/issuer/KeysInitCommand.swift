@@ -1,0 +1,19 @@
+import ArgumentParser
+import IssuerCore
+
+/// `issuer keys init` (SPEC §6): creates an active and a next key if the ring is empty; on a
+/// non-empty ring it says so and exits 0.
+struct KeysInitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Create an active and a next key if the ring is empty.")
+
+    @OptionGroup(title: "Settings (each overrides its environment variable)")
+    var settings: KeySettingsOptions
+
+    func run() throws {
+        let rotation = try settings.rotation()
+        let result = try KeysCommand.run("init") { try rotation.initialize() }
+        print(result.message)
+    }
+}

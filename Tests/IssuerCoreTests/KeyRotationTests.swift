@@ -1,0 +1,207 @@
+import Foundation
+import IssuerCore
+import JOSE
+import Synchronization
+import Testing
+
+@Suite struct KeyRotationTests {
+    static func rotation(_ directory: URL, _ clock: ManualClock) -> KeyRotation {
+        KeyRotation(store: KeyRingStore(directory: directory), policy: KeyFixtures.policy, clock: clock)
+    }
+
+    @Test func lifecycleFollowsTheSpecTiming() throws {
+        try KeyFixtures.withTemporaryDirectory { directory in
+            let clock = ManualClock()
+            let start = clock.now
+            let rotation = Self.rotation(directory, clock)
+            let store = rotation.store
+
+            let initialized = try rotation.initialize()
+            #expect(initialized.created.count == 2)
+            let ring = try store.load()
+            let active = try #require(ring.active)
+            let next = try #require(ring.next)
+            #expect(active.activatedAt == start)
+            #expect(next.createdAt == start)
+            #expect(Set(ring.jwks(at: start).keys.compactMap(\.kid)) == [active.kid, next.kid])
+
+            // Re-running init changes nothing.
+            let again = try rotation.initialize()
+            #expect(again.created.isEmpty)
+            #expect(again.message.contains("already initialized"))
+            #expect(try store.load().keys.map(\.kid) == ring.keys.map(\.kid))
+
+            // One second before the next key has been published for max-age + 60 s: refused, with the time it will be allowed.
+            clock.advance(by: 359)
+            let refusal = #expect(throws: KeyRotationError.self) { try rotation.rotate() }
+            #expect(refusal == .tooEarly(
+                nextKid: next.kid, enteredAt: start, allowedAt: start.addingTimeInterval(360), now: start.addingTimeInterval(359)))
+            #expect(refusal?.description.contains(start.addingTimeInterval(360).ISO8601Format()) == true)
+            #expect(try store.load().active?.kid == active.kid)
+
+            clock.advance(by: 1)
+            let rotated = try rotation.rotate()
+            #expect(rotated.warning == nil)
+            #expect(rotated.promoted.kid == next.kid)
+            #expect(rotated.retired.kid == active.kid)
+            let rotatedAt = start.addingTimeInterval(360)
+            let publishedUntil = rotatedAt.addingTimeInterval(5 + 3600 + 300 + 60)
+            let afterRotation = try store.load()
+            #expect(afterRotation.active?.kid == next.kid)
+            #expect(afterRotation.active?.activatedAt == rotatedAt)
+            #expect(afterRotation.next?.kid == rotated.next.kid)
+            #expect(afterRotation.next?.createdAt == rotatedAt)
+            #expect(afterRotation.retired.map(\.kid) == [active.kid])
+            #expect(afterRotation.retired.first?.retiredAt == rotatedAt)
+            #expect(afterRotation.retired.first?.publishedUntil == publishedUntil)
+            #expect(afterRotation.jwks(at: rotatedAt).keys.count == 3)
+
+            // Prune leaves the retired key alone until its window has passed.
+            clock.set(publishedUntil.addingTimeInterval(-1))
+            let early = try rotation.prune()
+            #expect(early.removed.isEmpty)
+            #expect(early.message.contains(publishedUntil.ISO8601Format()))
+            #expect(try store.load().retired.count == 1)
+            #expect(try store.load().jwks(at: clock.now).keys.count == 3)
+
+            clock.set(publishedUntil)
+            #expect(try store.load().jwks(at: clock.now).keys.count == 2)
+            let pruned = try rotation.prune()
+            #expect(pruned.warning == nil)
+            #expect(pruned.removed.map(\.kid) == [active.kid])
+            #expect(try store.load().retired.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: store.keyFilePath(kid: active.kid)))
+            #expect(try rotation.prune().removed.isEmpty)
+        }
+    }
+
+    @Test func forcedRotationAndPruneWarnAboutWhatTheyRisk() throws {
+        try KeyFixtures.withTemporaryDirectory { directory in
+            let clock = ManualClock()
+            let rotation = Self.rotation(directory, clock)
+            _ = try rotation.initialize()
+            let before = try rotation.store.load()
+            clock.advance(by: 10)
+
+            let rotated = try rotation.rotate(force: true)
+            #expect(rotated.promoted.kid == before.next?.kid)
+            let warning = try #require(rotated.warning)
+            #expect(warning.contains("verifiers that have not yet fetched the new key will reject tokens signed with it"))
+
+            let pruned = try rotation.prune(force: true)
+            #expect(pruned.removed.map(\.kid) == [before.active?.kid])
+            #expect(try #require(pruned.warning).contains("will stop verifying"))
+            #expect(try rotation.store.load().retired.isEmpty)
+
+            // Forcing when the timing already allows it is not a risk, so no warning.
+            clock.advance(by: 360)
+            #expect(try rotation.rotate(force: true).warning == nil)
+        }
+    }
+
+    @Test func ringWithoutNextKeyIsRepairedByInitOrForced() throws {
+        try KeyFixtures.withTemporaryDirectory { directory in
+            let clock = ManualClock()
+            let rotation = Self.rotation(directory, clock)
+            _ = try rotation.initialize()
+            let active = try #require(try rotation.store.load().active)
+            try rotation.store.modify { _ in (try KeyRing(keys: [active]), ()) }
+
+            #expect(throws: KeyRotationError.noNextKey(activeKid: active.kid)) { try rotation.rotate() }
+            let repaired = try rotation.initialize()
+            #expect(repaired.created.count == 1)
+            #expect(try rotation.store.load().next?.kid == repaired.created.first?.kid)
+
+            try rotation.store.modify { _ in (try KeyRing(keys: [active]), ()) }
+            let forced = try rotation.rotate(force: true)
+            #expect(forced.promoted.kid != active.kid)
+            #expect(try #require(forced.warning).contains("never published"))
+            #expect(try rotation.store.load().retired.map(\.kid) == [active.kid])
+        }
+    }
+
+    @Test func emptyRingCannotRotate() throws {
+        try KeyFixtures.withTemporaryDirectory { directory throws in
+            let rotation = Self.rotation(directory, ManualClock())
+            #expect(throws: KeyRotationError.emptyRing(directory: directory.path)) { try rotation.rotate() }
+            #expect(throws: KeyRotationError.emptyRing(directory: directory.path)) { try rotation.rotateIfOlderThan(.seconds(1)) }
+            #expect(try rotation.prune().removed.isEmpty)
+        }
+    }
+
+    @Test func rotateIfOlderThanOnlyRotatesWhenDueAndAllowed() throws {
+        try KeyFixtures.withTemporaryDirectory { directory in
+            let clock = ManualClock()
+            let rotation = Self.rotation(directory, clock)
+            _ = try rotation.initialize()
+            let initial = try rotation.store.load()
+            let thirtyDays = try #require(Duration(compactNotation: "30d"))
+
+            clock.advance(by: 30 * 86_400 - 1)
+            guard case .skipped(let reason) = try rotation.rotateIfOlderThan(thirtyDays) else {
+                Issue.record("rotated a key younger than 30 days")
+                return
+            }
+            #expect(reason.contains(initial.active!.kid))
+            #expect(try rotation.store.load().active?.kid == initial.active?.kid)
+
+            clock.advance(by: 1)
+            guard case .rotated(let rotated) = try rotation.rotateIfOlderThan(thirtyDays) else {
+                Issue.record("did not rotate a 30-day-old key")
+                return
+            }
+            #expect(rotated.promoted.kid == initial.next?.kid)
+
+            // Due (the new active key is a minute old) but the new next key is too: skipped, not refused.
+            clock.advance(by: 60)
+            guard case .skipped(let tooEarly) = try rotation.rotateIfOlderThan(.seconds(60)) else {
+                Issue.record("promoted a next key published 60 s ago")
+                return
+            }
+            #expect(tooEarly.contains("may be promoted from"))
+            #expect(try rotation.store.load().active?.kid == rotated.promoted.kid)
+
+            // Due with no next key: a next key is prepared for the following run.
+            let active = try #require(try rotation.store.load().active)
+            try rotation.store.modify { ring in (try KeyRing(keys: ring.keys.filter { $0.state != .next }), ()) }
+            guard case .skipped(let prepared) = try rotation.rotateIfOlderThan(.seconds(60)) else {
+                Issue.record("rotated without a next key")
+                return
+            }
+            #expect(prepared.contains("created next key"))
+            #expect(try rotation.store.load().next != nil)
+            #expect(try rotation.store.load().active?.kid == active.kid)
+        }
+    }
+
+    @Test func concurrentRotationsLetExactlyOneWinPerWindow() throws {
+        try KeyFixtures.withTemporaryDirectory { directory in
+            let clock = ManualClock()
+            _ = try Self.rotation(directory, clock).initialize()
+            for window in 0..<3 {
+                clock.advance(by: 360)
+                let before = try KeyRingStore(directory: directory).load()
+                let outcomes = Mutex<[Result<String, any Error>]>([])
+                // Separate KeyRotation values, as two processes would have; each opens its own lock file descriptor.
+                DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                    let result = Result { try Self.rotation(directory, clock).rotate().promoted.kid }
+                    outcomes.withLock { $0.append(result) }
+                }
+                let results = outcomes.withLock { $0 }
+                let winners = results.compactMap { try? $0.get() }
+                #expect(winners == [before.next?.kid], "window \(window)")
+                let losers = results.compactMap { result -> (any Error)? in
+                    if case .failure(let error) = result { return error }
+                    return nil
+                }
+                #expect(losers.count == 1)
+                if case .tooEarly? = losers.first as? KeyRotationError {} else {
+                    Issue.record("loser failed with \(String(describing: losers.first)), expected tooEarly")
+                }
+                let after = try KeyRingStore(directory: directory).load()
+                #expect(after.active?.kid == before.next?.kid)
+                #expect(after.retired.count == window + 1)
+            }
+        }
+    }
+}
