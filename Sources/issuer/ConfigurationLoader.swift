@@ -8,7 +8,12 @@ import Logging
 /// asks: exit status 1 and one line on stderr naming the setting.
 enum ConfigurationLoader {
     static func load(_ options: SettingsOptions) throws -> Configuration {
-        let environment = ProcessInfo.processInfo.environment.merging(options.overrides) { _, flag in flag }
+        try load(overrides: options.overrides)
+    }
+
+    /// The environment with `overrides` (flags, keyed by variable) laid over it.
+    static func load(overrides: [String: String]) throws -> Configuration {
+        let environment = ProcessInfo.processInfo.environment.merging(overrides) { _, flag in flag }
         do {
             return try Configuration(environment: environment)
         } catch let error as ConfigurationError {

@@ -24,13 +24,7 @@ struct KeySettingsOptions: ParsableArguments {
             "ISSUER_KEYS_DIR": keysDir, "ISSUER_ACCESS_TOKEN_TTL": accessTokenTtl,
             "ISSUER_ID_TOKEN_TTL": idTokenTtl, "ISSUER_KEYS_RELOAD_SECONDS": keysReloadSeconds,
         ].compactMapValues { $0 }
-        let environment = ProcessInfo.processInfo.environment.merging(flags) { _, flag in flag }
-        do {
-            return try Configuration(environment: environment)
-        } catch let error as ConfigurationError {
-            FileHandle.standardError.write(Data("issuer: \(error.description)\n".utf8))
-            throw ExitCode(1)
-        }
+        return try ConfigurationLoader.load(overrides: flags)
     }
 
     /// The rotation operator over the configured directory, on the system clock.

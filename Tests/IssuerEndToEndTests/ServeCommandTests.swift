@@ -54,7 +54,7 @@ struct ServeCommandTests {
             #expect(status.output.contains(round == 0 ? "pending" : "applied"))
             let migrate = try await Self.run(["migrate"], in: directory)
             #expect(migrate.code == 0)
-            #expect(migrate.output.contains(round == 0 ? "Applied 1 migration" : "No pending migrations"))
+            #expect(migrate.output.contains(round == 0 ? "Applied " : "No pending migrations"))
         }
     }
 

@@ -12,7 +12,9 @@ import TestSupport
 @Suite("Operations endpoints")
 struct OperationsEndpointsTests {
     static func dependencies(pool: ConnectionPool, environment: [String: String] = [:]) throws -> IssuerDependencies {
-        IssuerDependencies(configuration: try Configuration(environment: environment), pool: pool, logger: Logger(label: "test"))
+        var environment = environment
+        if environment["ISSUER_KEYS_DIR"] == nil { environment["ISSUER_KEYS_DIR"] = try TestKeyRing.make().path }
+        return IssuerDependencies(configuration: try Configuration(environment: environment), pool: pool, logger: Logger(label: "test"))
     }
 
     @Test("/healthz answers 200 and /readyz 200 while the database answers")
@@ -45,6 +47,20 @@ struct OperationsEndpointsTests {
             }
             try await client.execute(uri: "/healthz", method: .get) { response in
                 #expect(response.status == .ok)
+            }
+        }
+        await pool.close()
+    }
+
+    @Test("/readyz answers 503 naming the signing key while no active key is loaded")
+    func notReadyWithoutKeys() async throws {
+        let pool = try await TestCluster.freshPool(size: 1)
+        let empty = TestDirectories.make("no-keys")
+        let app = buildApplication(try Self.dependencies(pool: pool, environment: ["ISSUER_KEYS_DIR": empty.path]))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/readyz", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(String(buffer: response.body).contains("signing key"))
             }
         }
         await pool.close()

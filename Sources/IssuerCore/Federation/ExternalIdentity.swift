@@ -10,4 +10,13 @@ public struct ExternalIdentity: Sendable, Equatable {
     public var emailVerified: Bool?
     /// Apple's relay address flag.
     public var isPrivateEmail: Bool?
+
+    public init(provider: String, subject: String, audience: String, email: String? = nil, emailVerified: Bool? = nil, isPrivateEmail: Bool? = nil) {
+        self.provider = provider
+        self.subject = subject
+        self.audience = audience
+        self.email = email
+        self.emailVerified = emailVerified
+        self.isPrivateEmail = isPrivateEmail
+    }
 }

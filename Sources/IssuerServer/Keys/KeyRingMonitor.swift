@@ -77,21 +77,24 @@ struct KeyRingReloadService: Service {
     let interval: Duration
 
     func run() async throws {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                // SIGHUP: reload now (SPEC §2).
-                for await _ in await UnixSignalsSequence(trapping: .sighup) {
-                    monitor.reload()
+        // Both loops end when the group shuts down gracefully: the task group is cancelled, the
+        // sleep throws and the signal sequence finishes.
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    // SIGHUP: reload now (SPEC §2).
+                    for await _ in await UnixSignalsSequence(trapping: .sighup) {
+                        monitor.reload()
+                    }
                 }
-            }
-            group.addTask {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    monitor.reload()
+                group.addTask {
+                    while (try? await Task.sleep(for: interval)) != nil {
+                        monitor.reload()
+                    }
                 }
+                await group.next()
+                group.cancelAll()
             }
-            _ = await cancelWhenGracefulShutdown { await group.next() }
-            group.cancelAll()
         }
     }
 }

@@ -5,7 +5,7 @@ import IssuerCore
 
 /// RFC 6749 §5.2: an error is a JSON object with `error` and `error_description`, never cached.
 /// Thrown from a route, Hummingbird renders it through `HTTPResponseError`.
-extension OAuthError: @retroactive HTTPResponseError {
+extension OAuthError: HTTPResponseError {
     public var status: HTTPResponse.Status { HTTPResponse.Status(code: statusCode) }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -40,7 +40,7 @@ struct OAuthParameters: Sendable {
         default:
             throw .invalidRequest("The body must be application/x-www-form-urlencoded or application/json.")
         }
-        var body = request.body
+        let body = request.body
         let buffer: ByteBuffer
         do {
             buffer = try await body.collect(upTo: maximumBodySize)

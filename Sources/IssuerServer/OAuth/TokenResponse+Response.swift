@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import IssuerCore
@@ -5,7 +6,7 @@ import IssuerCore
 extension TokenResponse {
     /// RFC 6749 §5.1: JSON, and never stored by any cache.
     var response: Response {
-        let body = (try? JSONEncoder.oauth.encode(self)) ?? []
+        let body = (try? JSONEncoder.oauth.encode(self)) ?? Data()
         return Response(
             status: .ok,
             headers: [.contentType: "application/json", .cacheControl: "no-store", .pragma: "no-cache"],

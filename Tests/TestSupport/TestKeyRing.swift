@@ -1,0 +1,15 @@
+import Foundation
+import IssuerCore
+
+/// Signing key rings for tests: a real ring on disk, made the way `issuer keys init` makes it.
+public enum TestKeyRing {
+    /// A new directory holding an initialized ring (an active and a next key).
+    public static func make(clock: any IssuerCore.Clock = SystemClock()) throws -> URL {
+        let directory = TestDirectories.make("keys")
+        let rotation = KeyRotation(
+            store: KeyRingStore(directory: directory),
+            policy: KeyRotationPolicy(longestTokenLifetime: 3600, reloadInterval: 5), clock: clock)
+        _ = try rotation.initialize()
+        return directory
+    }
+}
