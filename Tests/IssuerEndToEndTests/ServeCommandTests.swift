@@ -30,6 +30,10 @@ struct ServeCommandTests {
         }
         #expect(ready, "never became ready: \(server.output)")
         #expect(await TestHTTP.status(port: port, path: "/healthz") == 200)
+        #expect(await TestHTTP.status(port: port, path: "/oauth2/jwks.json") == 200)
+        #expect(await TestHTTP.status(port: port, path: "/.well-known/openid-configuration") == 200)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("keys/ring.json").path),
+                "the embedded default creates the key ring")
 
         let pidFile = directory.appendingPathComponent(".data/postgres/postmaster.pid")
         let postmaster = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n")[0]))
@@ -77,6 +81,17 @@ struct ServeCommandTests {
         #expect(lines.count == 1, "\(result.output)")
         #expect(result.output.contains(setting))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".data").path), "nothing started")
+    }
+
+    @Test("with an external database, an empty key ring stops serve with a message to run keys init")
+    func emptyRingRefused() async throws {
+        let database = try await TestCluster.freshDatabase()
+        let directory = TestDirectories.make("empty-ring")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let result = try await Self.run(["serve", "--port", "\(Self.freePort())"], in: directory, environment: ["ISSUER_DATABASE_URL": database])
+        #expect(result.code == 1)
+        #expect(result.output.contains("issuer keys init"))
     }
 
     @Test("an unknown flag gets the argument parser's usage error")
