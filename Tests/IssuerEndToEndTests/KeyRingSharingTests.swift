@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Several issuer processes share one key ring")
+struct KeyRingSharingTests {
+    @Test("two servers publish the same JWKS and pick up a rotation within the reload interval; SIGHUP reloads at once")
+    func sharedRing() async throws {
+        let database = try await TestCluster.freshDatabase()
+        let directory = TestDirectories.make("shared-ring")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let keys = directory.appendingPathComponent("keys").path
+        let initialized = try await ServeCommandTests.run(["keys", "init", "--keys-dir", keys], in: directory)
+        #expect(initialized.code == 0, "\(initialized.output)")
+
+        let ports = [ServeCommandTests.freePort(), ServeCommandTests.freePort() + 1]
+        let reloadSeconds = ["1", "3600"]
+        var servers: [ChildProcess] = []
+        defer { servers.forEach { $0.kill() } }
+        for (port, reload) in zip(ports, reloadSeconds) {
+            servers.append(try ChildProcess(
+                executable: BuiltProducts.issuer,
+                arguments: ["serve", "--port", "\(port)", "--keys-reload-seconds", reload],
+                environment: ServeCommandTests.cleanEnvironment.merging(["ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": keys]) { _, new in new },
+                directory: directory))
+        }
+        for port in ports {
+            var ready = false
+            for _ in 0..<300 where !ready {
+                ready = await TestHTTP.status(port: port, path: "/readyz") == 200
+                if !ready { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(ready, "server on \(port): \(servers.map(\.output))")
+        }
+        let before = await ports.asyncMap { await TestHTTP.get(port: $0, path: "/oauth2/jwks.json")?.body }
+        #expect(before[0] != nil && before[0] == before[1], "both publish the same JWKS")
+
+        let rotated = try await ServeCommandTests.run(["keys", "rotate", "--force", "--keys-dir", keys], in: directory)
+        #expect(rotated.code == 0, "\(rotated.output)")
+
+        // The server reloading every second sees the new ring within a few seconds.
+        var fast: String?
+        for _ in 0..<50 {
+            fast = await TestHTTP.get(port: ports[0], path: "/oauth2/jwks.json")?.body
+            if fast != before[0] { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(fast != nil && fast != before[0], "picked up within the reload interval")
+        // The other reloads hourly, so only SIGHUP makes it change now.
+        #expect(await TestHTTP.get(port: ports[1], path: "/oauth2/jwks.json")?.body == before[1])
+        servers[1].signal(SIGHUP)
+        var slow: String?
+        for _ in 0..<50 {
+            slow = await TestHTTP.get(port: ports[1], path: "/oauth2/jwks.json")?.body
+            if slow == fast { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(slow == fast, "SIGHUP re-reads the ring at once, and both agree")
+    }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
