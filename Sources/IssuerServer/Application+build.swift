@@ -19,6 +19,7 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         services: [
             DatabaseService(pool: dependencies.pool),
             KeyRingReloadService(monitor: keys, interval: configuration.keysReloadInterval),
+            JanitorService(janitor: SessionJanitor(pool: dependencies.pool), clock: dependencies.clock, logger: dependencies.logger),
         ],
         logger: dependencies.logger)
 }
@@ -44,13 +45,18 @@ func buildRouter(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) -> Ro
 
     let services = IssuerServices(dependencies, keys: keys)
     JWKSEndpoint(monitor: keys).register(on: router, prefix: prefix)
-    AppleExchangeEndpoint(exchange: services.appleExchange, trustedProxies: configuration.trustedProxies)
+    AppleExchangeEndpoint(exchange: services.appleExchange, trustedProxies: configuration.trustedProxies, metrics: dependencies.metrics)
         .register(on: router, prefix: prefix)
-    TokenEndpoint(exchange: services.appleExchange, trustedProxies: configuration.trustedProxies)
-        .register(on: router, prefix: prefix)
+    TokenEndpoint(
+        exchange: services.appleExchange, refresh: services.refresh, trustedProxies: configuration.trustedProxies,
+        metrics: dependencies.metrics
+    ).register(on: router, prefix: prefix)
+    RevocationEndpoint(revocation: services.revocation).register(on: router, prefix: prefix)
+    UserInfoEndpoint(service: services.userInfo).register(on: router, prefix: prefix)
     DiscoveryEndpoint(document: DiscoveryDocument(
         configuration: configuration,
-        served: .init(appleExchange: true, tokenEndpoint: true, grantTypes: TokenEndpoint.grantTypes))
+        served: .init(
+            appleExchange: true, tokenEndpoint: true, grantTypes: TokenEndpoint.grantTypes, revocation: true, userinfo: true))
     ).register(on: router, prefix: prefix)
     return router
 }

@@ -14,12 +14,16 @@ public struct IssuerDependencies: Sendable {
     public var clock: any IssuerCore.Clock
     /// How provider JWK Sets are fetched: over HTTP in production.
     public var jwksFetcher: any JWKSFetcher
+    /// SPEC §2's server secret, loaded (or created) once at start: `ServerSecret.load`.
+    public var serverSecret: ServerSecret
 
     public init(
-        configuration: Configuration, pool: ConnectionPool, logger: Logger, metrics: ServerMetrics = ServerMetrics(),
-        clock: any IssuerCore.Clock = SystemClock(), jwksFetcher: (any JWKSFetcher)? = nil
+        configuration: Configuration, pool: ConnectionPool, logger: Logger, serverSecret: ServerSecret,
+        metrics: ServerMetrics = ServerMetrics(), clock: any IssuerCore.Clock = SystemClock(),
+        jwksFetcher: (any JWKSFetcher)? = nil
     ) {
         self.configuration = configuration
+        self.serverSecret = serverSecret
         self.pool = pool
         self.logger = logger
         self.metrics = metrics

@@ -66,4 +66,21 @@ public final class ServerMetrics: Sendable {
             ).increment()
         }
     }
+
+    /// Counts one successful token response by grant (SPEC §3.9).
+    func recordTokensIssued(grant: String) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "issuer", subsystem: "tokens", metricName: "issued", unitName: "total",
+                helpText: "Token responses issued, by grant"),
+            labels: [("grant", grant)]
+        ).increment()
+    }
+
+    /// Counts a refresh token presented again after its grace window (SPEC §4.3).
+    func recordRefreshReuse() {
+        registry.makeCounter(descriptor: MetricNameDescriptor(
+            namespace: "issuer", subsystem: "refresh", metricName: "reuse_detections", unitName: "total",
+            helpText: "Spent refresh tokens presented after the grace window (sessions revoked)")).increment()
+    }
 }

@@ -35,7 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
                 try await Migrator(pool: database.pool, logger: logger)
                     .migrate(try IssuerMigrations.selected(by: configuration))
             }
-            let app = buildApplication(IssuerDependencies(configuration: configuration, pool: database.pool, logger: logger))
+            let secret = try await ServerSecret.load(configured: configuration.secret, pool: database.pool)
+            let app = buildApplication(IssuerDependencies(
+                configuration: configuration, pool: database.pool, logger: logger, serverSecret: secret))
             try await app.runService()
         } catch {
             logger.critical("issuer stopped on an error", metadata: ["error": "\(error)"])

@@ -20,10 +20,13 @@ struct IssuerTestFixture {
     let configuration: Configuration
     let keysDirectory: URL
     let metrics = ServerMetrics()
+    /// The application's clock; tests move it to cross grace windows and expiries.
+    let clock: ManualClock
 
     static let bundleID = "com.example.app"
 
-    init(environment: [String: String] = [:]) async throws {
+    init(environment: [String: String] = [:], clock: ManualClock = ManualClock(Date())) async throws {
+        self.clock = clock
         conninfo = try await TestCluster.freshDatabase()
         pool = ConnectionPool(conninfo: conninfo, size: 2)
         try await Migrator(pool: pool).migrate(try IssuerMigrations.builtIn())
@@ -38,7 +41,8 @@ struct IssuerTestFixture {
 
     var dependencies: IssuerDependencies {
         IssuerDependencies(
-            configuration: configuration, pool: ConnectionPool(conninfo: conninfo, size: 4), logger: Logger(label: "test"), metrics: metrics,
+            configuration: configuration, pool: ConnectionPool(conninfo: conninfo, size: 4), logger: Logger(label: "test"),
+            serverSecret: ServerSecret(bytes: Array(repeating: 42, count: 32)), metrics: metrics, clock: clock,
             jwksFetcher: appleFetcher)
     }
 

@@ -14,7 +14,9 @@ struct OperationsEndpointsTests {
     static func dependencies(pool: ConnectionPool, environment: [String: String] = [:]) throws -> IssuerDependencies {
         var environment = environment
         if environment["ISSUER_KEYS_DIR"] == nil { environment["ISSUER_KEYS_DIR"] = try TestKeyRing.make().path }
-        return IssuerDependencies(configuration: try Configuration(environment: environment), pool: pool, logger: Logger(label: "test"))
+        return IssuerDependencies(
+            configuration: try Configuration(environment: environment), pool: pool, logger: Logger(label: "test"),
+            serverSecret: ServerSecret(bytes: Array(repeating: 1, count: 32)))
     }
 
     @Test("/healthz answers 200 and /readyz 200 while the database answers")

@@ -6,6 +6,7 @@ import IssuerCore
 struct AppleExchangeEndpoint {
     let exchange: IdentityExchange
     let trustedProxies: [IPAddressRange]
+    let metrics: ServerMetrics
 
     func register(on router: Router<IssuerRequestContext>, prefix: String) {
         router.post("\(prefix)/auth/apple/exchange") { request, context in
@@ -21,7 +22,9 @@ struct AppleExchangeEndpoint {
                 userAgent: request.headers[.userAgent],
                 clientIP: ClientAddress.resolve(
                     peer: context.remoteAddress, forwardedFor: request.headers[.forwardedFor], trusted: trustedProxies))
-            return try await exchange.exchange(exchangeRequest, style: .nativeSignIn).response
+            let response = try await exchange.exchange(exchangeRequest, style: .nativeSignIn)
+            metrics.recordTokensIssued(grant: "apple_exchange")
+            return response.response
         }
     }
 }

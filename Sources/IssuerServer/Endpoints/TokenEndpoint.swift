@@ -9,22 +9,32 @@ struct TokenEndpoint {
     static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
 
     let exchange: IdentityExchange
+    let refresh: RefreshTokenGrant
     let trustedProxies: [IPAddressRange]
+    let metrics: ServerMetrics
 
     /// The grant types this endpoint serves, for discovery.
-    static var grantTypes: [String] { [tokenExchangeGrant] }
+    static var grantTypes: [String] { ["refresh_token", tokenExchangeGrant] }
 
     func register(on router: Router<IssuerRequestContext>, prefix: String) {
         router.post("\(prefix)/oauth2/token") { request, context in
             let parameters = try await OAuthParameters.parse(request)
             let clientIP = ClientAddress.resolve(
                 peer: context.remoteAddress, forwardedFor: request.headers[.forwardedFor], trusted: trustedProxies)
-            switch try parameters.required("grant_type") {
+            let grant = try parameters.required("grant_type")
+            let response: TokenResponse
+            switch grant {
+            case "refresh_token":
+                response = try await refresh.refresh(RefreshTokenGrant.Request(
+                    refreshToken: try parameters.required("refresh_token"), clientID: try parameters.required("client_id"),
+                    scope: parameters.optional("scope")))
             case Self.tokenExchangeGrant:
-                return try await tokenExchange(parameters, userAgent: request.headers[.userAgent], clientIP: clientIP).response
+                response = try await tokenExchange(parameters, userAgent: request.headers[.userAgent], clientIP: clientIP)
             default:
                 throw OAuthError(.unsupportedGrantType, "The grant_type is not supported.")
             }
+            metrics.recordTokensIssued(grant: grant)
+            return response.response
         }
     }
 

@@ -1,0 +1,107 @@
+import Crypto
+import Foundation
+import Logging
+
+/// RFC 6749 §6 refresh with SPEC §4.3's rotation: every use answers a successor and spends the
+/// presented token; a retry within `ISSUER_REFRESH_REUSE_GRACE` answers the same successor; a
+/// spent token after that revokes its whole session (theft).
+///
+/// Steps: client → token shape → one rotation statement → decide (a pure function of what it
+/// returned) → mint. Only the theft path costs a second statement.
+public struct RefreshTokenGrant: Sendable {
+    /// One refresh request, parsed.
+    public struct Request: Sendable {
+        public var refreshToken: String
+        public var clientID: String
+        public var scope: String?
+
+        public init(refreshToken: String, clientID: String, scope: String? = nil) {
+            self.refreshToken = refreshToken
+            self.clientID = clientID
+            self.scope = scope
+        }
+    }
+
+    private let store: RefreshRotationStore
+    private let revocation: SessionRevocation
+    private let clients: ClientRegistry
+    private let successorKey: [UInt8]
+    private let issuer: TokenIssuer
+    private let clock: any Clock
+    private let refreshTokenTTL: TimeInterval
+    private let grace: TimeInterval
+    private let logger: Logger
+    private let onReuse: @Sendable () -> Void
+
+    /// - Parameters:
+    ///   - secret: the server secret; successors are derived under its `refresh-token-successor` subkey.
+    ///   - onReuse: told of every detected reuse (for metrics).
+    public init(
+        store: RefreshRotationStore, revocation: SessionRevocation, clients: ClientRegistry, secret: ServerSecret,
+        issuer: TokenIssuer, clock: any Clock, refreshTokenTTL: Int, grace: Int, logger: Logger,
+        onReuse: @escaping @Sendable () -> Void = {}
+    ) {
+        self.store = store
+        self.revocation = revocation
+        self.clients = clients
+        self.successorKey = secret.key(for: "refresh-token-successor").withUnsafeBytes { Array($0) }
+        self.issuer = issuer
+        self.clock = clock
+        self.refreshTokenTTL = TimeInterval(refreshTokenTTL)
+        self.grace = TimeInterval(grace)
+        self.logger = logger
+        self.onReuse = onReuse
+    }
+
+    public func refresh(_ request: Request) async throws(OAuthError) -> TokenResponse {
+        guard let client = clients.client(id: request.clientID) else {
+            throw OAuthError(.invalidClient, "Unknown client_id.")
+        }
+        let requestedScopes = try request.scope.map { scope throws(OAuthError) in try ScopeRequest.resolve(scope, for: client) }
+        let presented = RefreshToken(value: request.refreshToken)
+        guard RefreshToken.isWellFormed(request.refreshToken) else {
+            throw .invalidGrant("The refresh token is invalid.", debug: "malformed refresh token")
+        }
+        let successor = presented.successor(key: SymmetricKey(data: successorKey))
+        let now = clock.now
+        let record: RefreshRecord?
+        do {
+            record = try await store.rotate(
+                tokenHash: presented.hash, successorHash: successor.hash, clientID: client.clientID,
+                requestedScopes: requestedScopes, now: now, successorExpiresAt: now.addingTimeInterval(refreshTokenTTL))
+        } catch {
+            throw .storage(error)
+        }
+        let outcome = RefreshOutcome.decide(
+            record: record, clientID: client.clientID, requestedScopes: requestedScopes, successorHash: successor.hash,
+            now: now, grace: grace)
+        switch outcome {
+        case .rotated, .retry:
+            let record = record!
+            if outcome == .retry {
+                logger.info("refresh retried within the grace window", metadata: ["sid": "\(record.sessionID)"])
+            }
+            // RFC 6749 §6: the new refresh token keeps the session's scope; only this access
+            // token is narrowed. OIDC Core §12.2: no nonce in a refreshed ID token.
+            return try issuer.issue(
+                user: record.user, clientID: client.clientID, scopes: requestedScopes ?? record.scopes,
+                sessionID: record.sessionID, authTime: record.authTime, nonce: nil, refreshToken: successor)
+        case .reuse:
+            let record = record!
+            onReuse()
+            logger.warning("refresh token reuse detected; session revoked", metadata: [
+                "sid": "\(record.sessionID)", "sub": "\(record.user.subject)", "generation": "\(record.generation)",
+            ])
+            do {
+                try await revocation.revoke(sessionID: record.sessionID, reason: "refresh token reuse", at: now)
+            } catch {
+                throw .storage(error)
+            }
+            throw .invalidGrant("The refresh token is invalid.", debug: "reuse of a spent refresh token")
+        case .scopeNotGranted:
+            throw .invalidScope("The requested scope exceeds the scope originally granted.")
+        case .refused(let reason):
+            throw .invalidGrant("The refresh token is invalid.", debug: reason)
+        }
+    }
+}

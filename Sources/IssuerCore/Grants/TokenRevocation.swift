@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+
+/// RFC 7009 token revocation (SPEC §3.3): a refresh token revokes its whole session; an access
+/// token issued here revokes its session (`sid`). Unknown, malformed, expired or already revoked
+/// tokens, and tokens of another client, are answered exactly like a success (RFC 7009 §2.2), so
+/// the endpoint reveals nothing about tokens it is shown.
+public struct TokenRevocation: Sendable {
+    private let revocation: SessionRevocation
+    private let clients: ClientRegistry
+    private let verifier: AccessTokenVerifier
+    private let ring: @Sendable () -> KeyRing
+    private let clock: any Clock
+    private let logger: Logger
+
+    public init(
+        revocation: SessionRevocation, clients: ClientRegistry, verifier: AccessTokenVerifier,
+        ring: @escaping @Sendable () -> KeyRing, clock: any Clock, logger: Logger
+    ) {
+        self.revocation = revocation
+        self.clients = clients
+        self.verifier = verifier
+        self.ring = ring
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// RFC 7009 §2.1. `tokenTypeHint` only orders the attempts; an unknown hint is ignored.
+    public func revoke(token: String, tokenTypeHint: String?, clientID: String) async throws(OAuthError) {
+        guard let client = clients.client(id: clientID) else {
+            throw OAuthError(.invalidClient, "Unknown client_id.")
+        }
+        let now = clock.now
+        do {
+            if RefreshToken.isWellFormed(token) {
+                let revoked = try await revocation.revoke(
+                    refreshTokenHash: RefreshToken(value: token).hash, clientID: client.clientID, reason: "revoked by client", at: now)
+                if revoked { logger.info("session revoked by refresh token", metadata: ["client_id": "\(client.clientID)"]) }
+            } else if let claims = try? verifier.verify(token, ring: ring()), claims.clientID == client.clientID,
+                      let sessionID = UUID(uuidString: claims.sessionID) {
+                let revoked = try await revocation.revoke(sessionID: sessionID, clientID: client.clientID, reason: "revoked by client", at: now)
+                if revoked { logger.info("session revoked by access token", metadata: ["sid": "\(claims.sessionID)"]) }
+            }
+        } catch {
+            throw .storage(error)
+        }
+    }
+}

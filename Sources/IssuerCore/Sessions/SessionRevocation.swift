@@ -1,0 +1,48 @@
+import Foundation
+import Postgres
+
+/// Revokes sessions: a whole sign-in at once, so every refresh token of it stops working and its
+/// access tokens stop passing `/userinfo` (SPEC §3.3, §4.3). Revoking twice keeps the first
+/// time and reason.
+public struct SessionRevocation: Sendable {
+    private let pool: ConnectionPool
+
+    public init(pool: ConnectionPool) {
+        self.pool = pool
+    }
+
+    /// Revokes one session; answers whether it was live.
+    @discardableResult
+    public func revoke(sessionID: UUID, reason: String, at now: Date) async throws -> Bool {
+        try await pool.query(
+            "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1 AND revoked_at IS NULL",
+            [sessionID, now, reason]).affectedRows == 1
+    }
+
+    /// Revokes the session of the refresh token with this hash, if the token belongs to
+    /// `clientID`; answers whether a live session was revoked.
+    @discardableResult
+    public func revoke(refreshTokenHash: [UInt8], clientID: String, reason: String, at now: Date) async throws -> Bool {
+        try await pool.query("""
+            UPDATE sessions s SET revoked_at = $3, revoked_reason = $4
+            FROM refresh_tokens r
+            WHERE r.token_hash = $1 AND s.id = r.session_id AND s.client_id = $2 AND s.revoked_at IS NULL
+            """, [refreshTokenHash, clientID, now, reason]).affectedRows == 1
+    }
+
+    /// Revokes one session if it belongs to `clientID`.
+    @discardableResult
+    public func revoke(sessionID: UUID, clientID: String, reason: String, at now: Date) async throws -> Bool {
+        try await pool.query(
+            "UPDATE sessions SET revoked_at = $3, revoked_reason = $4 WHERE id = $1 AND client_id = $2 AND revoked_at IS NULL",
+            [sessionID, clientID, now, reason]).affectedRows == 1
+    }
+
+    /// Revokes every live session of a user; answers how many.
+    @discardableResult
+    public func revokeAll(userID: UUID, reason: String, at now: Date) async throws -> Int {
+        try await pool.query(
+            "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND revoked_at IS NULL",
+            [userID, now, reason]).affectedRows
+    }
+}

@@ -1,0 +1,19 @@
+import HTTPTypes
+import Hummingbird
+import IssuerCore
+
+/// SPEC §3.3, `POST /oauth2/revoke` (RFC 7009 §2): always `200` with an empty body for any
+/// token, known or not, once the client is identified.
+struct RevocationEndpoint {
+    let revocation: TokenRevocation
+
+    func register(on router: Router<IssuerRequestContext>, prefix: String) {
+        router.post("\(prefix)/oauth2/revoke") { request, _ in
+            let parameters = try await OAuthParameters.parse(request)
+            try await revocation.revoke(
+                token: try parameters.required("token"), tokenTypeHint: parameters.optional("token_type_hint"),
+                clientID: try parameters.required("client_id"))
+            return Response(status: .ok, headers: [.cacheControl: "no-store", .pragma: "no-cache"])
+        }
+    }
+}

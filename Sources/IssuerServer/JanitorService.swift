@@ -1,0 +1,29 @@
+import IssuerCore
+import Logging
+import ServiceLifecycle
+
+/// Runs `SessionJanitor` every minute for the server's lifetime. Every process may run one;
+/// their batches skip each other's locked rows.
+struct JanitorService: Service {
+    let janitor: SessionJanitor
+    let clock: any IssuerCore.Clock
+    let logger: Logger
+    var interval: Duration = .seconds(60)
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while (try? await Task.sleep(for: interval)) != nil {
+                do {
+                    let deleted = try await janitor.sweep(now: clock.now)
+                    if deleted.refreshTokens + deleted.sessions > 0 {
+                        logger.info("janitor deleted expired rows", metadata: [
+                            "refresh_tokens": "\(deleted.refreshTokens)", "sessions": "\(deleted.sessions)",
+                        ])
+                    }
+                } catch {
+                    logger.warning("janitor sweep failed; will retry", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+    }
+}
