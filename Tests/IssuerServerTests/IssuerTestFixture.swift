@@ -39,6 +39,22 @@ struct IssuerTestFixture {
         configuration = try Configuration(environment: environment)
     }
 
+    private init(sharing other: IssuerTestFixture) {
+        pool = ConnectionPool(conninfo: other.conninfo, size: 1)
+        conninfo = other.conninfo
+        apple = other.apple
+        appleFetcher = StubJWKSFetcher(serving: other.apple)
+        keysDirectory = other.keysDirectory
+        configuration = other.configuration
+        clock = other.clock
+    }
+
+    /// A second "process": its own application, pools and caches, on the same database, key
+    /// ring, server secret and clock.
+    static func sharing(_ other: IssuerTestFixture) async throws -> IssuerTestFixture {
+        IssuerTestFixture(sharing: other)
+    }
+
     var dependencies: IssuerDependencies {
         IssuerDependencies(
             configuration: configuration, pool: ConnectionPool(conninfo: conninfo, size: 4), logger: Logger(label: "test"),
