@@ -1,0 +1,72 @@
+import Foundation
+import Postgres
+
+/// What operators see of users and sessions (SPEC §6: `issuer sessions`, `issuer users`).
+/// Read-only; revocation goes through `SessionRevocation`.
+public struct SessionDirectory: Sendable {
+    /// One session as `issuer sessions list` shows it.
+    public struct SessionSummary: Sendable {
+        public var id: UUID
+        public var clientID: String
+        public var scope: String
+        public var authTime: Date
+        public var lastUsedAt: Date
+        public var expiresAt: Date
+        public var revokedAt: Date?
+        public var revokedReason: String?
+        public var userAgent: String?
+        public var clientIP: String?
+        /// The newest refresh token's generation: how many times the session has rotated.
+        public var generation: Int
+    }
+
+    /// A user with its provider identities, as `issuer users show` prints it.
+    public struct UserDetails: Sendable {
+        public var user: UserProfile
+        public var isPrivateEmail: Bool?
+        public var createdAt: Date
+        public var identities: [(provider: String, subject: String, lastSignInAt: Date)]
+    }
+
+    private let pool: ConnectionPool
+
+    public init(pool: ConnectionPool) {
+        self.pool = pool
+    }
+
+    public func sessions(userID: UUID) async throws -> [SessionSummary] {
+        try await pool.query("""
+            SELECT s.id, s.client_id, s.scope, s.auth_time, s.last_used_at, s.expires_at, s.revoked_at, s.revoked_reason,
+                   s.user_agent, s.client_ip, coalesce(max(r.generation), 0)
+            FROM sessions s LEFT JOIN refresh_tokens r ON r.session_id = s.id
+            WHERE s.user_id = $1
+            GROUP BY s.id ORDER BY s.created_at DESC
+            """, [userID]).rows.map { row in
+            SessionSummary(
+                id: try row.decode(at: 0), clientID: try row.decode(at: 1), scope: try row.decode(at: 2),
+                authTime: try row.decode(at: 3), lastUsedAt: try row.decode(at: 4), expiresAt: try row.decode(at: 5),
+                revokedAt: try row.decodeIfPresent(at: 6), revokedReason: try row.decodeIfPresent(at: 7),
+                userAgent: try row.decodeIfPresent(at: 8), clientIP: try row.decodeIfPresent(at: 9), generation: try row.decode(at: 10))
+        }
+    }
+
+    public func user(id: UUID) async throws -> UserDetails? {
+        let rows = try await pool.query("""
+            SELECT u.email, u.email_verified, u.given_name, u.family_name, u.is_private_email, u.created_at,
+                   i.provider, i.subject, i.last_sign_in_at
+            FROM users u LEFT JOIN identities i ON i.user_id = u.id
+            WHERE u.id = $1 ORDER BY i.created_at
+            """, [id]).rows
+        guard let first = rows.first else { return nil }
+        let user = UserProfile(
+            id: id, email: try first.decodeIfPresent(at: 0), emailVerified: try first.decodeIfPresent(at: 1),
+            givenName: try first.decodeIfPresent(at: 2), familyName: try first.decodeIfPresent(at: 3))
+        let identities = try rows.compactMap { row -> (String, String, Date)? in
+            guard let provider: String = try row.decodeIfPresent(at: 6) else { return nil }
+            return (provider, try row.decode(at: 7), try row.decode(at: 8))
+        }
+        return UserDetails(
+            user: user, isPrivateEmail: try first.decodeIfPresent(at: 4), createdAt: try first.decode(at: 5),
+            identities: identities.map { (provider: $0.0, subject: $0.1, lastSignInAt: $0.2) })
+    }
+}

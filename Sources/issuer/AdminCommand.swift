@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import IssuerCore
+import Logging
+import Postgres
+
+/// What the admin commands share: configuration, a one-connection database, one-line failures.
+enum AdminCommand {
+    /// Runs `body` against the configured database, turning any failure into one line on stderr
+    /// and exit status 1 (SPEC §6).
+    static func withDatabase(_ options: DatabaseOptions, _ body: (ConnectionPool, Configuration) async throws -> Void) async throws {
+        let configuration = try ConfigurationLoader.load(overrides: options.overrides)
+        var logger = Logger(label: "issuer")
+        logger.logLevel = .warning
+        let database: DatabaseTarget
+        do {
+            database = try await DatabaseTarget.open(configuration, logger: logger)
+        } catch {
+            fail("cannot open the database: \(error)")
+        }
+        do {
+            try await body(database.pool, configuration)
+        } catch let error as ExitCode {
+            await database.shutdown()
+            throw error
+        } catch {
+            await database.shutdown()
+            fail("\(error)")
+        }
+        await database.shutdown()
+    }
+
+    /// A `sub` or `sid` as the tokens carry them.
+    static func uuid(_ text: String, _ what: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else { fail("\(what) '\(text)' is not a UUID") }
+        return id
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("issuer: \(message)\n".utf8))
+        Foundation.exit(1)
+    }
+
+    static func format(_ date: Date?) -> String {
+        guard let date else { return "-" }
+        return date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
+    }
+
+    /// Left-aligned columns, two spaces apart.
+    static func table(_ header: [String], _ rows: [[String]]) -> String {
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import IssuerCore
+
+/// `issuer sessions list|revoke` (SPEC §6).
+struct SessionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessions",
+        abstract: "List or revoke a user's sessions.",
+        subcommands: [SessionsListCommand.self, SessionsRevokeCommand.self])
+}
+
+/// `issuer sessions list --user SUB`.
+struct SessionsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List a user's sessions (SUB is the tokens' sub).")
+
+    @Option(help: "The user: the `sub` of its tokens.")
+    var user: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let userID = try AdminCommand.uuid(user, "user")
+        try await AdminCommand.withDatabase(database) { pool, _ in
+            let sessions = try await SessionDirectory(pool: pool).sessions(userID: userID)
+            guard !sessions.isEmpty else {
+                print("No sessions for \(user).")
+                return
+            }
+            print(AdminCommand.table(
+                ["SID", "CLIENT", "SCOPE", "SIGNED IN", "LAST USED", "EXPIRES", "ROTATIONS", "STATE", "IP", "USER AGENT"],
+                sessions.map { session in
+                    [session.id.uuidString.lowercased(), session.clientID, session.scope, AdminCommand.format(session.authTime),
+                     AdminCommand.format(session.lastUsedAt), AdminCommand.format(session.expiresAt), String(session.generation),
+                     session.revokedAt.map { "revoked \(AdminCommand.format($0)) (\(session.revokedReason ?? "-"))" }
+                        ?? (session.expiresAt < Date() ? "expired" : "active"),
+                     session.clientIP ?? "-", session.userAgent ?? "-"]
+                }))
+        }
+    }
+}
+
+/// `issuer sessions revoke --user SUB` or `--session SID`.
+struct SessionsRevokeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke", abstract: "Revoke every session of a user, or one session. Safe to re-run.")
+
+    @Option(help: "Revoke every session of this user (the tokens' `sub`).")
+    var user: String?
+
+    @Option(help: "Revoke this one session (the tokens' `sid`).")
+    var session: String?
+
+    @OptionGroup var database: DatabaseOptions
+
+    func validate() throws {
+        guard (user == nil) != (session == nil) else {
+            throw ValidationError("Give exactly one of --user or --session.")
+        }
+    }
+
+    func run() async throws {
+        let userID = try user.map { try AdminCommand.uuid($0, "user") }
+        let sessionID = try session.map { try AdminCommand.uuid($0, "session") }
+        try await AdminCommand.withDatabase(database) { pool, _ in
+            let revocation = SessionRevocation(pool: pool)
+            if let userID {
+                let count = try await revocation.revokeAll(userID: userID, reason: "revoked by operator", at: Date())
+                print("Revoked \(count) session(s) of \(user!).")
+            } else if let sessionID {
+                let revoked = try await revocation.revoke(sessionID: sessionID, reason: "revoked by operator", at: Date())
+                print(revoked ? "Revoked session \(session!)." : "Session \(session!) was already revoked or does not exist.")
+            }
+        }
+    }
+}
