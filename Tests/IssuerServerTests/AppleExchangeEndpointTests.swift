@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+@testable import IssuerServer
+import Postgres
 import IssuerCore
 import JOSE
 import Testing
@@ -195,6 +197,29 @@ struct AppleExchangeEndpointTests {
             #expect(response.status == .serviceUnavailable)
             #expect(response.json["error"] as? String == "temporarily_unavailable")
             #expect(response.headers[.retryAfter] != nil)
+        }
+        await fixture.close()
+    }
+}
+
+@Suite("The database going away (SPEC §7)")
+struct DatabaseOutageTests {
+    @Test("requests that need the database answer 503 temporarily_unavailable, never 500")
+    func databaseDown() async throws {
+        let fixture = try await IssuerTestFixture()
+        let nowhere = TestDirectories.make("no-database")
+        try FileManager.default.createDirectory(at: nowhere, withIntermediateDirectories: true)
+        var dependencies = fixture.dependencies
+        dependencies.pool = ConnectionPool(conninfo: "host=\(nowhere.path) dbname=x user=x", size: 1)
+        let app = buildApplication(dependencies)
+        try await app.test(.router) { client in
+            let exchange = try await client.postJSON("/auth/apple/exchange", ["id_token": try fixture.apple.identityToken()])
+            #expect(exchange.status == .serviceUnavailable)
+            #expect(exchange.json["error"] as? String == "temporarily_unavailable")
+            let refresh = try await RefreshGrantTests.refresh(client, RefreshToken.generate().value)
+            #expect(refresh.status == .serviceUnavailable)
+            #expect(refresh.json["error"] as? String == "temporarily_unavailable")
+            #expect(try await client.get("/readyz").status == .serviceUnavailable)
         }
         await fixture.close()
     }
