@@ -33,6 +33,12 @@ func buildRouter(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) -> Ro
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: dependencies.metrics))
     router.add(middleware: OAuthErrorMiddleware(prefixes: ["/oauth2/", "/auth/", "/userinfo", "/account"].map { prefix + $0 }))
+    if let limit = configuration.rateLimit {
+        router.add(middleware: RateLimitMiddleware(
+            limiter: RateLimiter(limit: limit, clock: dependencies.clock),
+            paths: Set(["/auth/apple/exchange", "/oauth2/token", "/oauth2/revoke", "/oauth2/authorize", "/auth/apple/callback"].map { prefix + $0 }),
+            trustedProxies: configuration.trustedProxies))
+    }
 
     OperationsEndpoints(
         readiness: Readiness(checks: [

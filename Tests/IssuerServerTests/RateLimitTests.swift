@@ -1,0 +1,32 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import IssuerCore
+@testable import IssuerServer
+import Testing
+import TestSupport
+
+@Suite("ISSUER_RATE_LIMIT over real connections")
+struct RateLimitTests {
+    @Test("over the allowance: 429 temporarily_unavailable with Retry-After; other endpoints unaffected")
+    func tooManyRequests() async throws {
+        let fixture = try await IssuerTestFixture(environment: ["ISSUER_RATE_LIMIT": "1/m burst 3"])
+        let app = buildApplication(fixture.dependencies)
+        try await app.test(.live) { client in
+            var statuses: [Int] = []
+            for _ in 0..<5 {
+                let response = try await client.postForm("/oauth2/token", [("grant_type", "password")])
+                statuses.append(Int(response.status.code))
+                if response.status == .tooManyRequests {
+                    #expect(response.json["error"] as? String == "temporarily_unavailable")
+                    #expect(Int(response.headers[.retryAfter] ?? "") ?? 0 >= 1)
+                }
+            }
+            #expect(statuses == [400, 400, 400, 429, 429])
+            #expect(try await client.postForm("/oauth2/revoke", [("token", "x"), ("client_id", "clanboards-mobile")]).status == .tooManyRequests, "the allowance is shared")
+            #expect(try await client.get("/oauth2/jwks.json").status == .ok)
+        }
+        await fixture.close()
+    }
+}
