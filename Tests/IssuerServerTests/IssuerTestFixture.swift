@@ -68,6 +68,15 @@ struct IssuerTestFixture {
         try await app.test(.router, body)
     }
 
+    /// A clients file with the default client and `other-app`, for tests of client binding.
+    static func twoClientsFile() throws -> URL {
+        let file = TestDirectories.make("clients.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try #"[{"client_id":"clanboards-mobile","redirect_uris":["clanboards://cb"],"scopes":["openid","email","profile"]},{"client_id":"other-app","redirect_uris":["other://cb"],"scopes":["openid"]}]"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
     func count(_ table: String) async throws -> Int {
         try await pool.query("SELECT count(*) FROM \(table)").single!.decode(Int.self, at: 0)
     }

@@ -175,11 +175,7 @@ struct RefreshGrantTests {
 
     @Test("another client's, unknown and malformed refresh tokens are invalid_grant; nothing changes")
     func refused() async throws {
-        let clients = TestDirectories.make("clients.json")
-        try FileManager.default.createDirectory(at: clients.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try #"[{"client_id":"clanboards-mobile","redirect_uris":["clanboards://cb"],"scopes":["openid","email","profile"]},{"client_id":"other-app","redirect_uris":["other://cb"],"scopes":["openid"]}]"#
-            .write(to: clients, atomically: true, encoding: .utf8)
-        let fixture = try await IssuerTestFixture(environment: ["ISSUER_CLIENTS_FILE": clients.path])
+        let fixture = try await IssuerTestFixture(environment: ["ISSUER_CLIENTS_FILE": try IssuerTestFixture.twoClientsFile().path])
         try await fixture.test { client in
             let r0 = try await Self.signIn(client, fixture)["refresh_token"] as! String
             #expect(try await Self.refresh(client, r0, clientID: "other-app").json["error"] as? String == "invalid_grant")

@@ -53,11 +53,7 @@ struct RevocationAndUserInfoTests {
 
     @Test("unknown, malformed and other clients' tokens answer 200 and change nothing; missing fields are client errors")
     func revokeOddTokens() async throws {
-        let clients = TestDirectories.make("clients.json")
-        try FileManager.default.createDirectory(at: clients.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try #"[{"client_id":"clanboards-mobile","redirect_uris":["clanboards://cb"],"scopes":["openid","email","profile"]},{"client_id":"other-app","redirect_uris":["other://cb"],"scopes":["openid"]}]"#
-            .write(to: clients, atomically: true, encoding: .utf8)
-        let fixture = try await IssuerTestFixture(environment: ["ISSUER_CLIENTS_FILE": clients.path])
+        let fixture = try await IssuerTestFixture(environment: ["ISSUER_CLIENTS_FILE": try IssuerTestFixture.twoClientsFile().path])
         try await fixture.test { client in
             let tokens = try await RefreshGrantTests.signIn(client, fixture)
             for token in [RefreshToken.generate().value, "garbage", "a.b.c", String(repeating: "x", count: 5000)] {
