@@ -2,6 +2,7 @@ import Foundation
 import IssuerCore
 import JOSE
 import Testing
+import TestSupport
 
 @Suite struct AccessTokenVerifierTests {
     static let start = TokenMinterTests.start

@@ -1,5 +1,6 @@
 import IssuerCore
 import Testing
+import TestSupport
 
 @Suite struct DurationCompactNotationTests {
     @Test(arguments: [

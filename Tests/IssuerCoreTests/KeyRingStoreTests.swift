@@ -3,6 +3,7 @@ import IssuerCore
 import JOSE
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct KeyRingStoreTests {
     /// A directory holding an initialized ring, and the ring.

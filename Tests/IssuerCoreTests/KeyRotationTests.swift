@@ -3,6 +3,7 @@ import IssuerCore
 import JOSE
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct KeyRotationTests {
     static func rotation(_ directory: URL, _ clock: ManualClock) -> KeyRotation {

@@ -2,6 +2,7 @@ import Foundation
 import IssuerCore
 import JOSE
 import Testing
+import TestSupport
 
 /// Shared fixtures for the key and token suites.
 enum KeyFixtures {

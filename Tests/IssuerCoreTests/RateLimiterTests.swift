@@ -1,6 +1,7 @@
 import Foundation
 import IssuerCore
 import Testing
+import TestSupport
 
 @Suite("Rate limiter (SPEC §2)")
 struct RateLimiterTests {

@@ -2,6 +2,7 @@ import Foundation
 import IssuerCore
 import JOSE
 import Testing
+import TestSupport
 
 @Suite struct TokenMinterTests {
     static let issuer = "https://api.example.com/oidc"
