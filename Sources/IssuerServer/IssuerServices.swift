@@ -28,14 +28,14 @@ struct IssuerServices: Sendable {
             store: SignInStore(
                 pool: dependencies.pool, clock: clock,
                 refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge),
-            issuer: issuer, logger: logger)
+            issuer: issuer)
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
             secret: dependencies.serverSecret, issuer: issuer, clock: clock,
-            refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshReuseGrace, logger: logger,
+            refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshReuseGrace,
             onReuse: { metrics.recordRefreshReuse() })
         revocation = TokenRevocation(
-            revocation: sessions, clients: configuration.clients, verifier: accessTokens, ring: ring, clock: clock, logger: logger)
+            revocation: sessions, clients: configuration.clients, verifier: accessTokens, ring: ring, clock: clock)
         userInfo = UserInfoService(pool: dependencies.pool, verifier: accessTokens, ring: ring, clock: clock)
     }
 }

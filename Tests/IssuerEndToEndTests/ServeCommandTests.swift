@@ -12,8 +12,9 @@ struct ServeCommandTests {
 
     static func freePort() -> Int { Int.random(in: 20_000..<32_000) }
 
-    @Test("with no configuration at all: ready on the embedded database, SIGTERM exits 0, no postgres left behind")
-    func serveEmbedded() async throws {
+    @Test("with no configuration at all: ready on the embedded database, SIGTERM or SIGINT exits 0, no postgres left behind",
+          arguments: [SIGTERM, SIGINT])
+    func serveEmbedded(stopSignal: Int32) async throws {
         let directory = TestDirectories.make("serve")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
@@ -39,7 +40,7 @@ struct ServeCommandTests {
         let postmaster = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n")[0]))
         #expect(processIsRunning(postmaster))
 
-        server.signal(SIGTERM)
+        server.signal(stopSignal)
         let status = await server.waitForExit(timeout: .seconds(60))
         #expect(status == 0, "output: \(server.output)")
         #expect(!FileManager.default.fileExists(atPath: pidFile.path))

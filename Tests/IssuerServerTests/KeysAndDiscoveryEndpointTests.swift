@@ -63,6 +63,39 @@ struct KeysAndDiscoveryEndpointTests {
         await fixture.close()
     }
 
+    @Test("tokens signed before a rotation still verify (with jwt-kit) against the JWKS published after it")
+    func rotationKeepsOldTokensValid() async throws {
+        let fixture = try await IssuerTestFixture(environment: ["ISSUER_KEYS_RELOAD_SECONDS": "1"])
+        try await fixture.test { client in
+            let before = try await client.postJSON("/auth/apple/exchange", ["id_token": try fixture.apple.identityToken()])
+            let oldToken = before.json["access_token"] as! String
+            let oldKid = try #require(try fixture.ring().active?.kid)
+            _ = try KeyRotation(
+                store: KeyRingStore(directory: fixture.keysDirectory),
+                policy: KeyRotationPolicy(configuration: fixture.configuration)
+            ).rotate(force: true)
+            var jwks = ""
+            for _ in 0..<50 {
+                jwks = String(buffer: try await client.get("/oauth2/jwks.json").body)
+                if jwks.components(separatedBy: "\"kid\"").count == 4 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(jwks.components(separatedBy: "\"kid\"").count == 4, "active, next and the retired key")
+            let after = try await client.postJSON("/auth/apple/exchange", ["id_token": try fixture.apple.identityToken()])
+            let newToken = after.json["access_token"] as! String
+            #expect(try JWSParsedHeader.kid(of: newToken) != oldKid, "new tokens are signed by the promoted key")
+            let keys = JWTKeyCollection()
+            try await keys.add(jwksJSON: jwks)
+            struct Claims: JWTPayload {
+                var sub: SubjectClaim
+                func verify(using algorithm: some JWTAlgorithm) async throws {}
+            }
+            _ = try await keys.verify(oldToken, as: Claims.self)
+            _ = try await keys.verify(newToken, as: Claims.self)
+        }
+        await fixture.close()
+    }
+
     @Test("discovery: issuer exactly ISSUER_URL, every advertised URL served, every advertised grant accepted",
           arguments: ["http://127.0.0.1:8080", "https://id.example.com/oidc", "https://id.example.com/oidc/"])
     func discovery(issuerURL: String) async throws {
@@ -103,5 +136,12 @@ struct KeysAndDiscoveryEndpointTests {
             }
         }
         await fixture.close()
+    }
+}
+
+/// Reads a compact JWS header's `kid` without verifying anything (test inspection only).
+enum JWSParsedHeader {
+    static func kid(of token: String) throws -> String? {
+        try JWS.parse(token, allowedAlgorithms: [.rs256]).header.kid
     }
 }

@@ -48,11 +48,10 @@ public struct IdentityExchange: Sendable {
     private let clients: ClientRegistry
     private let store: SignInStore
     private let issuer: TokenIssuer
-    private let logger: Logger
 
     public init(
         verifier: IdentityTokenVerifier, audiences: Set<String>?, requireNonce: Bool, clients: ClientRegistry,
-        store: SignInStore, issuer: TokenIssuer, logger: Logger
+        store: SignInStore, issuer: TokenIssuer
     ) {
         self.verifier = verifier
         self.audiences = audiences
@@ -60,10 +59,10 @@ public struct IdentityExchange: Sendable {
         self.clients = clients
         self.store = store
         self.issuer = issuer
-        self.logger = logger
     }
 
-    public func exchange(_ request: Request, style: Style) async throws(OAuthError) -> TokenResponse {
+    /// - Parameter logger: the request's logger, so every line carries its request id.
+    public func exchange(_ request: Request, style: Style, logger: Logger) async throws(OAuthError) -> TokenResponse {
         guard let client = clients.client(id: request.clientID) else {
             throw OAuthError(.invalidClient, "Unknown client_id.")
         }

@@ -30,7 +30,6 @@ public struct RefreshTokenGrant: Sendable {
     private let clock: any Clock
     private let refreshTokenTTL: TimeInterval
     private let grace: TimeInterval
-    private let logger: Logger
     private let onReuse: @Sendable () -> Void
 
     /// - Parameters:
@@ -38,7 +37,7 @@ public struct RefreshTokenGrant: Sendable {
     ///   - onReuse: told of every detected reuse (for metrics).
     public init(
         store: RefreshRotationStore, revocation: SessionRevocation, clients: ClientRegistry, secret: ServerSecret,
-        issuer: TokenIssuer, clock: any Clock, refreshTokenTTL: Int, grace: Int, logger: Logger,
+        issuer: TokenIssuer, clock: any Clock, refreshTokenTTL: Int, grace: Int,
         onReuse: @escaping @Sendable () -> Void = {}
     ) {
         self.store = store
@@ -49,11 +48,11 @@ public struct RefreshTokenGrant: Sendable {
         self.clock = clock
         self.refreshTokenTTL = TimeInterval(refreshTokenTTL)
         self.grace = TimeInterval(grace)
-        self.logger = logger
         self.onReuse = onReuse
     }
 
-    public func refresh(_ request: Request) async throws(OAuthError) -> TokenResponse {
+    /// - Parameter logger: the request's logger, so every line carries its request id.
+    public func refresh(_ request: Request, logger: Logger) async throws(OAuthError) -> TokenResponse {
         guard let client = clients.client(id: request.clientID) else {
             throw OAuthError(.invalidClient, "Unknown client_id.")
         }

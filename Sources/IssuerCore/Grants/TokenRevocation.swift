@@ -11,22 +11,21 @@ public struct TokenRevocation: Sendable {
     private let verifier: AccessTokenVerifier
     private let ring: @Sendable () -> KeyRing
     private let clock: any Clock
-    private let logger: Logger
 
     public init(
         revocation: SessionRevocation, clients: ClientRegistry, verifier: AccessTokenVerifier,
-        ring: @escaping @Sendable () -> KeyRing, clock: any Clock, logger: Logger
+        ring: @escaping @Sendable () -> KeyRing, clock: any Clock
     ) {
         self.revocation = revocation
         self.clients = clients
         self.verifier = verifier
         self.ring = ring
         self.clock = clock
-        self.logger = logger
     }
 
-    /// RFC 7009 §2.1. `tokenTypeHint` only orders the attempts; an unknown hint is ignored.
-    public func revoke(token: String, tokenTypeHint: String?, clientID: String) async throws(OAuthError) {
+    /// RFC 7009 §2.1. The token's shape tells a refresh token from an access token, so
+    /// `token_type_hint` is accepted and not needed (§2.1 allows ignoring it).
+    public func revoke(token: String, tokenTypeHint: String?, clientID: String, logger: Logger) async throws(OAuthError) {
         guard let client = clients.client(id: clientID) else {
             throw OAuthError(.invalidClient, "Unknown client_id.")
         }

@@ -22,7 +22,7 @@ struct AppleExchangeEndpoint {
                 userAgent: request.headers[.userAgent],
                 clientIP: ClientAddress.resolve(
                     peer: context.remoteAddress, forwardedFor: request.headers[.forwardedFor], trusted: trustedProxies))
-            let response = try await exchange.exchange(exchangeRequest, style: .nativeSignIn)
+            let response = try await exchange.exchange(exchangeRequest, style: .nativeSignIn, logger: context.logger)
             metrics.recordTokensIssued(grant: "apple_exchange")
             return response.response
         }

@@ -8,11 +8,11 @@ struct RevocationEndpoint {
     let revocation: TokenRevocation
 
     func register(on router: Router<IssuerRequestContext>, prefix: String) {
-        router.post("\(prefix)/oauth2/revoke") { request, _ in
+        router.post("\(prefix)/oauth2/revoke") { request, context in
             let parameters = try await OAuthParameters.parse(request)
             try await revocation.revoke(
                 token: try parameters.required("token"), tokenTypeHint: parameters.optional("token_type_hint"),
-                clientID: try parameters.required("client_id"))
+                clientID: try parameters.required("client_id"), logger: context.logger)
             return Response(status: .ok, headers: [.cacheControl: "no-store", .pragma: "no-cache"])
         }
     }

@@ -1,5 +1,6 @@
 import Hummingbird
 import IssuerCore
+import Logging
 
 /// SPEC §3.2, `POST /oauth2/token` (RFC 6749 §3.2): reads the body once, then dispatches on
 /// `grant_type` to one grant; an unknown grant is `unsupported_grant_type`.
@@ -27,9 +28,10 @@ struct TokenEndpoint {
             case "refresh_token":
                 response = try await refresh.refresh(RefreshTokenGrant.Request(
                     refreshToken: try parameters.required("refresh_token"), clientID: try parameters.required("client_id"),
-                    scope: parameters.optional("scope")))
+                    scope: parameters.optional("scope")), logger: context.logger)
             case Self.tokenExchangeGrant:
-                response = try await tokenExchange(parameters, userAgent: request.headers[.userAgent], clientIP: clientIP)
+                response = try await tokenExchange(
+                    parameters, userAgent: request.headers[.userAgent], clientIP: clientIP, logger: context.logger)
             default:
                 throw OAuthError(.unsupportedGrantType, "The grant_type is not supported.")
             }
@@ -39,7 +41,9 @@ struct TokenEndpoint {
     }
 
     /// RFC 8693 §2.1 with an Apple identity token as `subject_token`.
-    private func tokenExchange(_ parameters: OAuthParameters, userAgent: String?, clientIP: String?) async throws(OAuthError) -> TokenResponse {
+    private func tokenExchange(
+        _ parameters: OAuthParameters, userAgent: String?, clientIP: String?, logger: Logger
+    ) async throws(OAuthError) -> TokenResponse {
         let subjectToken = try parameters.required("subject_token")
         guard try parameters.required("subject_token_type") == Self.idTokenType else {
             throw .invalidRequest("subject_token_type must be \(Self.idTokenType).")
@@ -51,6 +55,6 @@ struct TokenEndpoint {
             idToken: subjectToken, nonce: parameters.optional("nonce"),
             clientID: try parameters.required("client_id"), scope: parameters.optional("scope"),
             userAgent: userAgent, clientIP: clientIP)
-        return try await exchange.exchange(request, style: .tokenExchange)
+        return try await exchange.exchange(request, style: .tokenExchange, logger: logger)
     }
 }
