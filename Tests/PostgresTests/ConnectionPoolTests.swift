@@ -29,34 +29,57 @@ struct ConnectionPoolTests {
         await pool.close()
     }
 
-    @Test("slow queries do not stall unrelated work on the cooperative pool")
-    func slowQueryDoesNotBlockCooperativePool() async throws {
-        // As many sleeping queries as the cooperative pool has threads: if libpq ran there,
-        // nothing else could run until they finished.
+    @Test("blocked queries do not stall unrelated work on the cooperative pool")
+    func blockedQueriesDoNotBlockCooperativePool() async throws {
+        // As many blocked queries as the cooperative pool has threads: if libpq ran there,
+        // nothing else could run until they returned. They block on an advisory lock that the
+        // test releases only after the unrelated work has finished, so the order is decided by
+        // design, not by timing: with libpq on the cooperative pool this test fails.
         let sleepers = max(2, ProcessInfo.processInfo.activeProcessorCount)
-        let pool = try await TestCluster.freshPool(size: sleepers + 1)
+        let conninfo = try await TestCluster.freshDatabase()
+        let pool = ConnectionPool(conninfo: conninfo, size: sleepers + 1)
+        let holder = ConnectionPool(conninfo: conninfo, size: 1)
+        try await holder.query("SELECT pg_advisory_lock(42)")
         let order = Mutex<[String]>([])
-        async let slow: Void = withThrowingTaskGroup(of: Void.self) { group in
+        async let blocked: Void = withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<sleepers {
-                group.addTask { try await pool.query("SELECT pg_sleep(2)") }
+                group.addTask {
+                    try await pool.withConnection { connection in
+                        // Were these threads the cooperative pool's, nothing could release the
+                        // lock; the server-side timeout then fails the test instead of hanging it.
+                        try connection.execute("SET lock_timeout = '20s'")
+                        try connection.query("SELECT pg_advisory_lock_shared(42), pg_advisory_unlock_shared(42)")
+                        try connection.execute("RESET lock_timeout")
+                    }
+                }
             }
             try await group.waitForAll()
-            order.withLock { $0.append("sleepers") }
+            order.withLock { $0.append("blocked queries") }
         }
-        // Let the sleepers reach the server first.
-        try await Task.sleep(for: .milliseconds(200))
-        var ticks = 0
-        for _ in 0..<10 {
-            try await Task.sleep(for: .milliseconds(10))
-            ticks += 1
+        // Wait until every blocked query really waits inside libpq on the server.
+        var waiting = 0
+        for _ in 0..<200 where waiting < sleepers {
+            waiting = try await holder.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+                .single!.decode(Int.self, at: 0)
+            if waiting < sleepers { try await Task.sleep(for: .milliseconds(25)) }
         }
-        let quick = try await pool.query("SELECT 42").single!.decode(Int.self, at: 0)
-        order.withLock { $0.append("ticker") }
-        try await slow
-        #expect(ticks == 10)
-        #expect(quick == 42)
-        #expect(order.withLock { $0 } == ["ticker", "sleepers"])
+        #expect(waiting == sleepers)
+        let unrelated = try await ReconnectTests.withinBound(seconds: 60) {
+            var ticks = 0
+            for _ in 0..<10 {
+                try await Task.sleep(for: .milliseconds(10))
+                ticks += 1
+            }
+            let answer = try await pool.query("SELECT 42").single!.decode(Int.self, at: 0)
+            order.withLock { $0.append("unrelated work") }
+            return ticks + answer
+        }
+        try await holder.query("SELECT pg_advisory_unlock(42)")
+        try await blocked
+        #expect(unrelated == 52)
+        #expect(order.withLock { $0 } == ["unrelated work", "blocked queries"])
         await pool.close()
+        await holder.close()
     }
 
     @Test("waiting callers are served in turn when every connection is busy")
