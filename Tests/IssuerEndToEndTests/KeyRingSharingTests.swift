@@ -41,7 +41,7 @@ struct KeyRingSharingTests {
 
         // The server reloading every second sees the new ring within a few seconds.
         var fast: String?
-        for _ in 0..<50 {
+        for _ in 0..<150 {
             fast = await TestHTTP.get(port: ports[0], path: "/oauth2/jwks.json")?.body
             if fast != before[0] { break }
             try await Task.sleep(for: .milliseconds(100))
@@ -51,7 +51,7 @@ struct KeyRingSharingTests {
         #expect(await TestHTTP.get(port: ports[1], path: "/oauth2/jwks.json")?.body == before[1])
         servers[1].signal(SIGHUP)
         var slow: String?
-        for _ in 0..<50 {
+        for _ in 0..<150 {
             slow = await TestHTTP.get(port: ports[1], path: "/oauth2/jwks.json")?.body
             if slow == fast { break }
             try await Task.sleep(for: .milliseconds(100))

@@ -30,7 +30,7 @@ struct IssuerTestFixture {
         conninfo = try await TestCluster.freshDatabase()
         pool = ConnectionPool(conninfo: conninfo, size: 2)
         try await Migrator(pool: pool).migrate(try IssuerMigrations.builtIn())
-        apple = try FakeAppleKeys()
+        apple = try FakeAppleKeys(clock: clock)
         appleFetcher = StubJWKSFetcher(serving: apple)
         keysDirectory = try TestKeyRing.make()
         var environment = environment

@@ -75,7 +75,7 @@ struct KeysAndDiscoveryEndpointTests {
                 policy: KeyRotationPolicy(configuration: fixture.configuration)
             ).rotate(force: true)
             var jwks = ""
-            for _ in 0..<50 {
+            for _ in 0..<150 {
                 jwks = String(buffer: try await client.get("/oauth2/jwks.json").body)
                 if jwks.components(separatedBy: "\"kid\"").count == 4 { break }
                 try await Task.sleep(for: .milliseconds(100))

@@ -84,17 +84,27 @@ struct ConnectionPoolTests {
 
     @Test("waiting callers are served in turn when every connection is busy")
     func waitersAreServed() async throws {
-        let pool = try await TestCluster.freshPool(size: 1)
+        let conninfo = try await TestCluster.freshDatabase()
+        let pool = ConnectionPool(conninfo: conninfo, size: 1)
+        let holder = ConnectionPool(conninfo: conninfo, size: 1)
+        try await holder.query("SELECT pg_advisory_lock(7)")
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await pool.query("SELECT pg_sleep(0.3)") }
-            try await Task.sleep(for: .milliseconds(50))
+            // Occupies the pool's only connection until the lock is released.
+            group.addTask { try await pool.query("SELECT pg_advisory_lock_shared(7), pg_advisory_unlock_shared(7)") }
             for _ in 0..<5 { group.addTask { try await pool.query("SELECT 1") } }
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(pool.statistics.waiting == 5)
+            var waiting = 0
+            for _ in 0..<400 where waiting < 5 {
+                waiting = pool.statistics.waiting
+                if waiting < 5 { try await Task.sleep(for: .milliseconds(25)) }
+            }
+            #expect(waiting == 5)
+            #expect(pool.statistics.inUse == 1)
+            try await holder.query("SELECT pg_advisory_unlock(7)")
             try await group.waitForAll()
         }
         #expect(pool.statistics == .init(size: 1, inUse: 0, waiting: 0))
         await pool.close()
+        await holder.close()
     }
 
     @Test("a closed pool refuses new work")

@@ -10,9 +10,17 @@ public final class FakeAppleKeys: Sendable {
     public static let issuer = "https://appleid.apple.com"
 
     private let keys: Mutex<[(kid: String, key: RSAPrivateKey)]>
+    /// "Now" for tokens minted without an explicit `issuedAt`: the clock of the application
+    /// under test, so that a slow test run never turns a fresh token into one from the future.
+    private let now: @Sendable () -> Date
 
     /// Starts with one key. Keys are expensive to make, so tests share these where they can.
-    public init() throws {
+    public init(clock: (any IssuerCore.Clock)? = nil) throws {
+        if let clock {
+            now = { clock.now }
+        } else {
+            now = { Date() }
+        }
         let key = try RSAPrivateKey.generate(bits: 2048)
         keys = Mutex([(String("apple-\(key.publicKey.thumbprint.prefix(10))"), key)])
     }
@@ -47,12 +55,13 @@ public final class FakeAppleKeys: Sendable {
         subject: String = "001234.abcdef.\(UUID().uuidString.prefix(8))",
         audience: String = "com.example.app",
         nonce: String? = nil,
-        issuedAt: Date = Date(),
+        issuedAt: Date? = nil,
         lifetime: TimeInterval = 600,
         email: String? = "user@privaterelay.appleid.com",
         overrides: [String: any Sendable] = [:],
         header: [String: any Sendable]? = nil
     ) throws -> String {
+        let issuedAt = issuedAt ?? now()
         var claims: [String: Any] = [
             "iss": Self.issuer, "aud": audience, "sub": subject,
             "iat": Int(issuedAt.timeIntervalSince1970), "exp": Int(issuedAt.timeIntervalSince1970 + lifetime),
