@@ -8,6 +8,6 @@ struct Issuer: AsyncParsableCommand {
         commandName: "issuer",
         abstract: "An OpenID Connect issuer for mobile apps that sign in with Apple.",
         discussion: "Every setting is an environment variable (ISSUER_*); `serve` also takes each as a flag. See SPEC §2.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, KeysCommand.self]
+        subcommands: [ServeCommand.self, MigrateCommand.self, KeysCommand.self, DevCommand.self]
     )
 }
