@@ -16,8 +16,10 @@ extension DevAppleSigner {
     static func loadOrCreateKey(in directory: URL) throws -> RSAPrivateKey {
         let path = directory.appendingPathComponent(keyFileName).path
         if let existing = try readKey(at: path) { return existing }
-        try FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // Only the key's own directory is private: parents such as `.data` keep the default mode,
+        // because the embedded PostgreSQL (run as the `postgres` user under root) lives there too.
+        try FileManager.default.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if mkdir(directory.path, 0o700) != 0, errno != EEXIST { throw DevAppleError.io("create", directory.path, errno) }
         let key = try RSAPrivateKey.generate(bits: 2048)
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

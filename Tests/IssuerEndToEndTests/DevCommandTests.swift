@@ -25,6 +25,8 @@ struct DevCommandTests {
         let keyFile = directory.appendingPathComponent(".data/dev-apple/signing-key.pem").path
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
+        let keyDirectory = directory.appendingPathComponent(".data/dev-apple").path
+        #expect(try FileManager.default.attributesOfItem(atPath: keyDirectory)[.posixPermissions] as? Int == 0o700)
         let settings = "ISSUER_APPLE_JWKS_URL=http://127.0.0.1:\(applePort)/auth/keys ISSUER_APPLE_CLIENT_IDS=dev.issuer.local"
         #expect(apple.output.contains(settings), "prints the settings to serve with: \(apple.output)")
 
