@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "issuer", targets: ["issuer"]),
+        .executable(name: "issuer-bench", targets: ["IssuerBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -93,16 +94,38 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The local stand-in for Apple's signer behind `issuer dev` and the benchmarks; development
+        // only, and nothing in IssuerCore or IssuerServer depends on it.
+        .target(
+            name: "DevApple",
+            dependencies: ["JOSE"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "issuer",
             dependencies: [
                 "IssuerServer",
                 "IssuerCore",
                 "Postgres",
+                "DevApple",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "IssuerBench",
+            dependencies: [
+                "IssuerCore",
+                "JOSE",
+                "DevApple",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            path: "Benchmarks/IssuerBench",
             swiftSettings: swiftSettings
         ),
         .target(

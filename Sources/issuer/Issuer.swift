@@ -8,6 +8,9 @@ struct Issuer: AsyncParsableCommand {
         commandName: "issuer",
         abstract: "An OpenID Connect issuer for mobile apps that sign in with Apple.",
         discussion: "Every setting is an environment variable (ISSUER_*); `serve` also takes each as a flag. See SPEC §2.",
-        subcommands: [ServeCommand.self, MigrateCommand.self, KeysCommand.self, SessionsCommand.self, UsersCommand.self]
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, KeysCommand.self, SessionsCommand.self, UsersCommand.self,
+            DevCommand.self,
+        ]
     )
 }

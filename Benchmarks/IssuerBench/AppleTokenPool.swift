@@ -1,0 +1,38 @@
+import DevApple
+import Foundation
+import NIOCore
+
+/// Exchange request bodies for `--users` distinct Apple users, each with an Apple-shaped identity
+/// token signed by the dev key of the server under test.
+///
+/// Minted before the clock starts: the client shares the machine with the server, and a client
+/// that signed during the run would take CPU from the server it measures. Reusing a token is
+/// legitimate (SPEC §3.1: a retried exchange must still work), and each use signs in again.
+struct AppleTokenPool: Sendable {
+    let bodies: [ByteBuffer]
+
+    init(_ options: LoadOptions) throws {
+        let directory = URL(fileURLWithPath: options.devAppleDir)
+        let keyFile = directory.appendingPathComponent(DevAppleSigner.keyFileName).path
+        // Never create a key here: a fresh key would be one the server under test does not trust.
+        guard FileManager.default.fileExists(atPath: keyFile) else {
+            throw BenchError("no dev Apple key at \(keyFile): start `issuer dev apple` there first")
+        }
+        let signer = try DevAppleSigner(directory: directory)
+        let run = UUID().uuidString.prefix(8).lowercased()
+        // Valid for the whole run, however long it is asked to be.
+        let lifetime = 600 + options.warmup + options.seconds
+        bodies = try (0..<options.users).map { index in
+            let token = try signer.identityToken(
+                subject: "000000.bench\(run).\(index)", email: "bench-\(index)@privaterelay.appleid.com",
+                audience: options.audience, lifetime: lifetime)
+            let json = try JSONSerialization.data(withJSONObject: ["id_token": token])
+            return ByteBuffer(bytes: json)
+        }
+    }
+
+    /// The body for a worker's `n`th request: workers walk the pool in disjoint strides.
+    func body(worker: Int, request: Int, workers: Int) -> ByteBuffer {
+        bodies[(worker + request * workers) % bodies.count]
+    }
+}

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `issuer-bench`: benchmarks of the issuer, not tests. `scripts/bench` runs them next to
+/// `openssl speed`, the bound every token request is measured against (ARCHITECTURE §4, §5).
+/// `@main` here rather than in `main.swift`, for the reason `Issuer.swift` gives.
+@main
+struct IssuerBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "issuer-bench",
+        abstract: "Benchmarks of token signing and of a running issuer.",
+        subcommands: [SignCommand.self, ExchangeCommand.self, RefreshCommand.self]
+    )
+}

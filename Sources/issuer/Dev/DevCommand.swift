@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// `issuer dev`: try the whole native exchange locally, with no Apple account.
+///
+/// Development only. Nothing here changes what `issuer serve` trusts: a server accepts dev tokens
+/// only when its operator points `ISSUER_APPLE_JWKS_URL` at `issuer dev apple` and adds
+/// `dev.issuer.local` to `ISSUER_APPLE_CLIENT_IDS`.
+struct DevCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dev",
+        abstract: "Try sign-in locally without Apple: a stand-in for Apple's keys, and tokens signed by it.",
+        discussion: """
+            Development only. The stand-in's key lives in ./.data/dev-apple (created on first use); \
+            a server trusts it only when started with ISSUER_APPLE_JWKS_URL pointing at `issuer dev apple` \
+            and ISSUER_APPLE_CLIENT_IDS=dev.issuer.local.
+            """,
+        subcommands: [DevAppleCommand.self, DevTokenCommand.self]
+    )
+}

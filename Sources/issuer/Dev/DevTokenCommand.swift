@@ -1,0 +1,64 @@
+import ArgumentParser
+import DevApple
+import Foundation
+
+/// `issuer dev token`: prints a fresh Apple-shaped identity token signed by the dev key, or with
+/// `--curl` the command that exchanges it at `POST /auth/apple/exchange`.
+struct DevTokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print an Apple-shaped identity token signed by the dev key (development only).")
+
+    @Option(help: "The Apple user id (`sub`).")
+    var sub = "000000.devuser.0001"
+
+    @Option(help: "The `email` claim; empty for none.")
+    var email = "dev@issuer.local"
+
+    @Option(help: "A raw nonce; the token carries its SHA-256 in hex, as Apple's do, and --curl sends it.")
+    var nonce: String?
+
+    @Option(help: "The `aud` claim: an entry of the server's ISSUER_APPLE_CLIENT_IDS.")
+    var audience = DevAppleSigner.audience
+
+    @Option(help: "Seconds until the token expires (Apple's last 10 minutes).")
+    var lifetime = 600
+
+    @Flag(help: "Print a curl command that exchanges the token instead of the bare token.")
+    var curl = false
+
+    @Option(help: "The issuer to send --curl's request to (default: ISSUER_URL, else http://127.0.0.1:8080).")
+    var issuerURL: String?
+
+    func validate() throws {
+        guard lifetime > 0 else { throw ValidationError("--lifetime must be positive") }
+    }
+
+    func run() throws {
+        let signer = try DevAppleSigner.openOrExit()
+        let token = try signer.identityToken(
+            subject: sub, email: email.isEmpty ? nil : email, nonce: nonce, audience: audience,
+            lifetime: TimeInterval(lifetime))
+        guard curl else {
+            print(token)
+            return
+        }
+        print(try curlCommand(token: token))
+    }
+
+    /// `curl … -d '{"id_token": …}'`, quoted for a POSIX shell.
+    func curlCommand(token: String) throws -> String {
+        let base = issuerURL ?? ProcessInfo.processInfo.environment["ISSUER_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "http://127.0.0.1:8080"
+        let endpoint = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/auth/apple/exchange"
+        var body = ["id_token": token]
+        if let nonce { body["nonce"] = nonce }
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]), as: UTF8.self)
+        return "curl -sS -X POST \(Self.shellQuoted(endpoint)) -H 'Content-Type: application/json' -d \(Self.shellQuoted(json))"
+    }
+
+    /// Single-quoted for a POSIX shell: nothing inside is interpreted, and `'` becomes `'\''`.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}

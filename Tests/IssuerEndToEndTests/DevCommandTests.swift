@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// "Try it without Apple": `issuer dev apple` plays Apple's JWKS, `issuer dev token` mints an
+/// identity token, and an `issuer serve` told to trust the stand-in exchanges it, as the README
+/// shows a newcomer.
+@Suite("issuer dev, end to end")
+struct DevCommandTests {
+    @Test("a dev token exchanges for tokens at a server pointed at the dev Apple")
+    func exchangeWithoutApple() async throws {
+        let database = try await TestCluster.freshDatabase()
+        let directory = TestDirectories.make("dev")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let applePort = ServeCommandTests.freePort()
+        var serverPort = ServeCommandTests.freePort()
+        while serverPort == applePort { serverPort = ServeCommandTests.freePort() }
+
+        let apple = try ChildProcess(
+            executable: BuiltProducts.issuer, arguments: ["dev", "apple", "--port", "\(applePort)"],
+            environment: ServeCommandTests.cleanEnvironment, directory: directory)
+        defer { apple.kill() }
+        #expect(await Self.waitFor(port: applePort, path: "/auth/keys"), "dev apple never answered: \(apple.output)")
+        let keyFile = directory.appendingPathComponent(".data/dev-apple/signing-key.pem").path
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        let keyDirectory = directory.appendingPathComponent(".data/dev-apple").path
+        #expect(try FileManager.default.attributesOfItem(atPath: keyDirectory)[.posixPermissions] as? Int == 0o700)
+        let settings = "ISSUER_APPLE_JWKS_URL=http://127.0.0.1:\(applePort)/auth/keys ISSUER_APPLE_CLIENT_IDS=dev.issuer.local"
+        #expect(apple.output.contains(settings), "prints the settings to serve with: \(apple.output)")
+
+        let keys = try await ServeCommandTests.run(["keys", "init", "--keys-dir", "keys"], in: directory)
+        #expect(keys.code == 0, "\(keys.output)")
+        let server = try ChildProcess(
+            executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(serverPort)"],
+            environment: ServeCommandTests.cleanEnvironment.merging([
+                "ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": "keys",
+                "ISSUER_APPLE_JWKS_URL": "http://127.0.0.1:\(applePort)/auth/keys",
+                "ISSUER_APPLE_CLIENT_IDS": "dev.issuer.local",
+            ]) { _, new in new },
+            directory: directory)
+        defer { server.kill() }
+        #expect(await Self.waitFor(port: serverPort, path: "/readyz"), "serve never became ready: \(server.output)")
+
+        let token = try await ServeCommandTests.run(["dev", "token", "--nonce", "raw-nonce-1"], in: directory)
+        #expect(token.code == 0, "\(token.output)")
+        let idToken = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(idToken.split(separator: ".").count == 3, "one JWT and nothing else: \(token.output)")
+
+        let body = try JSONSerialization.data(withJSONObject: ["id_token": idToken, "nonce": "raw-nonce-1"])
+        let answer = try #require(await TestHTTP.post(port: serverPort, path: "/auth/apple/exchange", json: body))
+        #expect(answer.status == 200, "\(answer.body)\n\(server.output)")
+        let tokens = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
+        #expect((tokens?["access_token"] as? String)?.isEmpty == false)
+        #expect((tokens?["refresh_token"] as? String)?.isEmpty == false)
+
+        // The wrong nonce proves the server really checks what the dev token carries.
+        let wrong = try JSONSerialization.data(withJSONObject: ["id_token": idToken, "nonce": "another"])
+        #expect(await TestHTTP.post(port: serverPort, path: "/auth/apple/exchange", json: wrong)?.status == 400)
+
+        let curl = try await ServeCommandTests.run(
+            ["dev", "token", "--curl", "--issuer-url", "http://127.0.0.1:\(serverPort)"], in: directory)
+        #expect(curl.code == 0)
+        #expect(curl.output.hasPrefix("curl -sS -X POST 'http://127.0.0.1:\(serverPort)/auth/apple/exchange'"), "\(curl.output)")
+    }
+
+    @Test("dev apple refuses a port out of range and has no option to listen beyond loopback")
+    func loopbackOnly() async throws {
+        let result = try await ServeCommandTests.run(["dev", "apple", "--port", "70000"], in: FileManager.default.temporaryDirectory)
+        #expect(result.code != 0)
+        let help = try await ServeCommandTests.run(["dev", "apple", "--help"], in: FileManager.default.temporaryDirectory)
+        #expect(!help.output.contains("--host"), "no option to listen anywhere but loopback")
+    }
+
+    static func waitFor(port: Int, path: String) async -> Bool {
+        for _ in 0..<600 {
+            if await TestHTTP.status(port: port, path: path) == 200 { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+}
