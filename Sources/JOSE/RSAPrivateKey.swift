@@ -8,6 +8,12 @@ import Foundation
 /// parallel without locks or actor hops.
 public final class RSAPrivateKey: @unchecked Sendable {
     private let pkey: OpaquePointer
+    /// A signing context prepared once (RSA, PKCS#1 v1.5, SHA-256) and only ever read: each signature works on a
+    /// duplicate of it, which skips OpenSSL's per-call algorithm lookup and set-up, the main cost besides the
+    /// RSA operation itself.
+    private let signingTemplate: OpaquePointer
+    /// SHA-256, fetched from the provider once.
+    private let sha256: OpaquePointer
 
     /// The matching public key `(n, e)` (RFC 8017 §3.1), extracted once so that JWKS publication and verification
     /// never touch private material.
@@ -67,10 +73,27 @@ public final class RSAPrivateKey: @unchecked Sendable {
             EVP_PKEY_free(pkey)
             throw error
         }
+        guard let sha256 = EVP_MD_fetch(nil, "SHA256", nil) else {
+            EVP_PKEY_free(pkey)
+            throw JOSEError.openSSLFailure("EVP_MD_fetch")
+        }
+        guard let template = EVP_PKEY_CTX_new_from_pkey(nil, pkey, nil),
+            EVP_PKEY_sign_init(template) == 1,
+            EVP_PKEY_CTX_set_rsa_padding(template, RSA_PKCS1_PADDING) == 1,
+            EVP_PKEY_CTX_set_signature_md(template, sha256) == 1
+        else {
+            EVP_MD_free(sha256)
+            EVP_PKEY_free(pkey)
+            throw JOSEError.openSSLFailure("EVP_PKEY_sign_init")
+        }
         self.pkey = pkey
+        self.sha256 = sha256
+        self.signingTemplate = template
     }
 
     deinit {
+        EVP_PKEY_CTX_free(signingTemplate)
+        EVP_MD_free(sha256)
         EVP_PKEY_free(pkey)
     }
 
@@ -91,22 +114,25 @@ public final class RSAPrivateKey: @unchecked Sendable {
 
     /// Produces an RS256 signature (RFC 7518 §3.3): RSASSA-PKCS1-v1_5 over SHA-256 of `message`.
     ///
-    /// A fresh `EVP_MD_CTX` per call is what makes concurrent signing with one key safe without a lock.
+    /// Each call hashes with its own digest state and signs with its own duplicate of the prepared context, which
+    /// is what makes concurrent signing with one key safe without a lock.
     public func sign(_ message: some DataProtocol) throws -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        var digestLength: UInt32 = 0
         try message.withContiguousRawBytes { message in
-            guard let ctx = EVP_MD_CTX_new() else { throw JOSEError.openSSLFailure("EVP_MD_CTX_new") }
-            defer { EVP_MD_CTX_free(ctx) }
-            // PKCS#1 v1.5 is the default padding for RSA keys in EVP_DigestSignInit.
-            guard EVP_DigestSignInit(ctx, nil, EVP_sha256(), nil, pkey) == 1 else {
-                throw JOSEError.openSSLFailure("EVP_DigestSignInit")
-            }
-            var length = Int(EVP_PKEY_get_size(pkey))
-            var signature = [UInt8](repeating: 0, count: length)
-            guard EVP_DigestSign(ctx, &signature, &length, message.baseAddress, message.count) == 1 else {
-                throw JOSEError.openSSLFailure("EVP_DigestSign")
-            }
-            return Array(signature.prefix(length))
+            guard EVP_Digest(message.baseAddress, message.count, &digest, &digestLength, sha256, nil) == 1,
+                digestLength == 32
+            else { throw JOSEError.openSSLFailure("EVP_Digest") }
         }
+        guard let ctx = EVP_PKEY_CTX_dup(signingTemplate) else { throw JOSEError.openSSLFailure("EVP_PKEY_CTX_dup") }
+        defer { EVP_PKEY_CTX_free(ctx) }
+        var length = Int(EVP_PKEY_get_size(pkey))
+        var signature = [UInt8](repeating: 0, count: length)
+        guard EVP_PKEY_sign(ctx, &signature, &length, digest, digest.count) == 1 else {
+            throw JOSEError.openSSLFailure("EVP_PKEY_sign")
+        }
+        if length < signature.count { signature.removeLast(signature.count - length) }
+        return signature
     }
 
     /// Reads an RSA component as big-endian bytes, the representation JWK `n`/`e` use (RFC 7518 §6.3.1).
