@@ -2,6 +2,13 @@ import Foundation
 
 /// JWS Compact Serialization (RFC 7515 §7.1) with RS256 (RFC 7518 §3.3).
 public enum JWS {
+    /// One configured encoder for every header: building one per token is measurable on the signing path.
+    private static let headerEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
     /// Produces `BASE64URL(header).BASE64URL(payload).BASE64URL(signature)` (RFC 7515 §7.1, §5.1).
     ///
     /// `payload` is the already-serialized JSON (e.g. JWT claims) so callers control their encoding once. The header
@@ -9,9 +16,7 @@ public enum JWS {
     public static func sign(payload: Data, header: JWSHeader, key: RSAPrivateKey) throws -> String {
         guard header.algorithm == .rs256 else { throw JOSEError.unsupportedAlgorithm }
         guard header.crit == nil else { throw JOSEError.criticalHeader }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let headerJSON = try encoder.encode(header)
+        let headerJSON = try headerEncoder.encode(header)
         var token = Base64URL.encode(headerJSON)
         token += "."
         token += Base64URL.encode(payload)

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import Synchronization
 
 /// An RSA private key that produces RS256 signatures (RFC 7518 §3.3, RSASSA-PKCS1-v1_5 per RFC 8017 §8.2).
 ///
@@ -14,6 +15,10 @@ public final class RSAPrivateKey: @unchecked Sendable {
     private let signingTemplate: OpaquePointer
     /// SHA-256, fetched from the provider once.
     private let sha256: OpaquePointer
+    /// Prepared contexts not in use. The lock is held only to take or return one, never while signing, so
+    /// concurrent signatures run in parallel; a context is used by one signature at a time.
+    private let idleContexts = Mutex<[SigningContext]>([])
+    private static let maximumIdleContexts = 32
 
     /// The matching public key `(n, e)` (RFC 8017 §3.1), extracted once so that JWKS publication and verification
     /// never touch private material.
@@ -92,6 +97,7 @@ public final class RSAPrivateKey: @unchecked Sendable {
     }
 
     deinit {
+        idleContexts.withLock { $0.forEach { EVP_PKEY_CTX_free($0.pointer) } }
         EVP_PKEY_CTX_free(signingTemplate)
         EVP_MD_free(sha256)
         EVP_PKEY_free(pkey)
@@ -114,8 +120,8 @@ public final class RSAPrivateKey: @unchecked Sendable {
 
     /// Produces an RS256 signature (RFC 7518 §3.3): RSASSA-PKCS1-v1_5 over SHA-256 of `message`.
     ///
-    /// Each call hashes with its own digest state and signs with its own duplicate of the prepared context, which
-    /// is what makes concurrent signing with one key safe without a lock.
+    /// Each call hashes with its own digest state and signs with a prepared context no other call is using, which
+    /// is what makes concurrent signing with one key safe without holding a lock while signing.
     public func sign(_ message: some DataProtocol) throws -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         var digestLength: UInt32 = 0
@@ -124,11 +130,22 @@ public final class RSAPrivateKey: @unchecked Sendable {
                 digestLength == 32
             else { throw JOSEError.openSSLFailure("EVP_Digest") }
         }
-        guard let ctx = EVP_PKEY_CTX_dup(signingTemplate) else { throw JOSEError.openSSLFailure("EVP_PKEY_CTX_dup") }
-        defer { EVP_PKEY_CTX_free(ctx) }
+        guard let ctx = idleContexts.withLock({ $0.popLast()?.pointer }) ?? EVP_PKEY_CTX_dup(signingTemplate) else {
+            throw JOSEError.openSSLFailure("EVP_PKEY_CTX_dup")
+        }
         var length = Int(EVP_PKEY_get_size(pkey))
         var signature = [UInt8](repeating: 0, count: length)
-        guard EVP_PKEY_sign(ctx, &signature, &length, digest, digest.count) == 1 else {
+        let signed = EVP_PKEY_sign(ctx, &signature, &length, digest, digest.count) == 1
+        if signed {
+            let kept = idleContexts.withLock { idle in
+                guard idle.count < Self.maximumIdleContexts else { return false }
+                idle.append(SigningContext(pointer: ctx))
+                return true
+            }
+            if !kept { EVP_PKEY_CTX_free(ctx) }
+        } else {
+            // A context that failed may hold an error state; never reuse it.
+            EVP_PKEY_CTX_free(ctx)
             throw JOSEError.openSSLFailure("EVP_PKEY_sign")
         }
         if length < signature.count { signature.removeLast(signature.count - length) }
@@ -146,4 +163,10 @@ public final class RSAPrivateKey: @unchecked Sendable {
         _ = BN_bn2bin(bn, &bytes)
         return bytes
     }
+}
+
+/// An `EVP_PKEY_CTX` between two signatures. `@unchecked Sendable`: it moves between threads only through the idle
+/// list's lock, and one signature at a time owns it.
+private struct SigningContext: @unchecked Sendable {
+    let pointer: OpaquePointer
 }

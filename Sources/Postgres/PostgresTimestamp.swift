@@ -11,9 +11,22 @@ enum PostgresTimestamp {
         let days = floorDiv(seconds, 86_400)
         seconds -= days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ",
-            year, month, day, Int(seconds / 3600), Int(seconds % 3600 / 60), Int(seconds % 60), Int(micros))
+        // By hand rather than String(format:), which goes through NSString on every parameter.
+        var text = ""
+        text.reserveCapacity(27)
+        func append(_ value: Int, width: Int) {
+            let digits = String(value)
+            if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
+            text += digits
+        }
+        append(year, width: 4); text += "-"
+        append(month, width: 2); text += "-"
+        append(day, width: 2); text += "T"
+        append(Int(seconds / 3600), width: 2); text += ":"
+        append(Int(seconds % 3600 / 60), width: 2); text += ":"
+        append(Int(seconds % 60), width: 2); text += "."
+        append(Int(micros), width: 6); text += "Z"
+        return text
     }
 
     static func parse(_ text: String) -> Date? {

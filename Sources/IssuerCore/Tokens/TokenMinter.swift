@@ -80,12 +80,16 @@ public struct TokenMinter: Sendable {
             expiresIn: accessTokenTTL, kid: key.kid)
     }
 
+    /// `withoutEscapingSlashes` keeps `iss` byte-identical to ISSUER_URL for naive string comparers.
+    private static let claimsEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
     private func sign(_ claims: some Encodable, type: String, key: SigningKey) throws(TokenMintingError) -> String {
         do {
-            let encoder = JSONEncoder()
-            // `withoutEscapingSlashes` keeps `iss` byte-identical to ISSUER_URL for naive string comparers.
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let payload = try encoder.encode(claims)
+            let payload = try Self.claimsEncoder.encode(claims)
             return try JWS.sign(payload: payload, header: JWSHeader(alg: .rs256, typ: type, kid: key.kid), key: key.privateKey)
         } catch {
             throw .signingFailed("\(error)")
@@ -95,8 +99,9 @@ public struct TokenMinter: Sendable {
     /// 128 random bits (RFC 7519 §4.1.7 asks for a negligible collision probability) from the
     /// system CSPRNG, base64url-encoded.
     private static func randomJWTID() -> String {
+        // Two 64-bit draws, not sixteen 8-bit ones: each draw is a call into the kernel's CSPRNG.
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Base64URL.encode(bytes)
+        var words = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeBytes(of: &words) { Base64URL.encode($0) }
     }
 }
