@@ -4,9 +4,11 @@ import Foundation
 public struct ClientRegistry: Sendable, Equatable {
     /// Why a clients file was refused.
     public struct Problem: Error, CustomStringConvertible {
+        /// Phrased to follow the setting's name in the error line, e.g. `must list at least one client`.
         public let description: String
     }
 
+    /// In file order; every `client_id` is unique.
     public let clients: [OAuthClient]
 
     /// SPEC §2: one client `clanboards-mobile` when no file is configured.

@@ -7,37 +7,59 @@ import Postgres
 public struct Configuration: Sendable {
     /// SPEC §2: the `iss` of every token, exactly as configured.
     public var issuerURL: URL
+    /// ISSUER_HOST: the address to listen on.
     public var host: String
+    /// ISSUER_PORT: the port to listen on.
     public var port: Int
     /// A libpq connection URI; nil selects the embedded default (SPEC §8).
     public var databaseURL: String?
+    /// ISSUER_DATABASE_POOL_SIZE: connections per process.
     public var databasePoolSize: Int
+    /// ISSUER_KEYS_DIR: the signing key ring (SPEC §5).
     public var keysDirectory: URL
+    /// ISSUER_KEYS_RELOAD_SECONDS: how often a running server re-reads the key ring.
     public var keysReloadInterval: Duration
     /// RFC 9068 §2.2: the `aud` of access tokens.
     public var audience: String
+    /// ISSUER_CLIENTS_FILE: the registered clients; the built-in default client when unset.
     public var clients: ClientRegistry
     /// Apple audiences accepted by the native exchange; nil: Apple sign-in is not configured.
     public var appleClientIDs: [String]?
+    /// ISSUER_APPLE_SERVICES_ID: the hosted flow's Apple `client_id`; nil: that flow answers 503.
     public var appleServicesID: String?
+    /// ISSUER_APPLE_JWKS_URL: where Apple's keys are fetched.
     public var appleJWKSURL: URL
+    /// ISSUER_APPLE_AUTHORIZE_URL: where the hosted flow sends the browser.
     public var appleAuthorizeURL: URL
+    /// ISSUER_APPLE_REQUIRE_NONCE: refuse an exchange that carries no nonce.
     public var appleRequireNonce: Bool
+    /// ISSUER_ACCESS_TOKEN_TTL: access token lifetime in seconds.
     public var accessTokenTTL: Int
+    /// ISSUER_ID_TOKEN_TTL: ID token lifetime in seconds.
     public var idTokenTTL: Int
+    /// ISSUER_REFRESH_TOKEN_TTL: seconds; each rotated refresh token gets a fresh TTL.
     public var refreshTokenTTL: Int
+    /// ISSUER_SESSION_MAX_AGE: seconds; no refresh extends a session past this.
     public var sessionMaxAge: Int
+    /// ISSUER_REFRESH_REUSE_GRACE: seconds a rotated refresh token is still honoured as a retry (SPEC §4.3).
     public var refreshReuseGrace: Int
     /// The decoded `ISSUER_SECRET`; nil: generated once and kept in the database.
     public var secret: [UInt8]?
     /// Overrides the migrations built into the binary.
     public var migrationsDirectory: URL?
+    /// ISSUER_TRUSTED_PROXIES: peers whose `X-Forwarded-For` is believed for the client IP.
     public var trustedProxies: [IPAddressRange]
+    /// ISSUER_RATE_LIMIT: the allowance per client IP; nil when `off`.
     public var rateLimit: RateLimit?
+    /// ISSUER_APPLE_TEAM_ID, _KEY_ID and _PRIVATE_KEY_FILE (all or none); nil: Apple codes are not redeemed.
     public var appleCredentials: AppleCredentials?
+    /// ISSUER_APPLE_TOKEN_URL: Apple's token endpoint.
     public var appleTokenURL: URL
+    /// ISSUER_APPLE_REVOKE_URL: Apple's revocation endpoint.
     public var appleRevokeURL: URL
+    /// ISSUER_LOG_LEVEL: the lowest level logged.
     public var logLevel: Logger.Level
+    /// ISSUER_LOG_FORMAT: `text`, or `json` for one object per line.
     public var logFormat: LogFormat
 
     /// How log lines are written.
@@ -48,8 +70,11 @@ public struct Configuration: Sendable {
 
     /// Apple developer credentials for redeeming and revoking Apple tokens (SPEC §3.8).
     public struct AppleCredentials: Sendable, Equatable {
+        /// ISSUER_APPLE_TEAM_ID: the Apple developer team.
         public var teamID: String
+        /// ISSUER_APPLE_KEY_ID: the `kid` of the Sign in with Apple private key.
         public var keyID: String
+        /// ISSUER_APPLE_PRIVATE_KEY_FILE: that private key, as Apple issued it (`.p8`).
         public var privateKeyFile: URL
     }
 

@@ -6,11 +6,13 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
     /// What is wrong, in words an operator can act on.
     public let problem: String
 
+    /// `problem` follows the setting's name in the error line, e.g. `must be a whole number from 1 to 65535`.
     public init(setting: String, problem: String) {
         self.setting = setting
         self.problem = problem
     }
 
+    /// The single stderr line, e.g. `invalid configuration: ISSUER_PORT (--port) must be …`.
     public var description: String {
         let flag = ConfigurationSetting.named(setting).map { " (--\($0.flag))" } ?? ""
         return "invalid configuration: \(setting)\(flag) \(problem)"

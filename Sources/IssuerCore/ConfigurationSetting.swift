@@ -1,7 +1,9 @@
 /// One setting of SPEC §2: its environment variable, the `serve` flag that overrides it, and
 /// whether its value is a secret that must never be echoed (not even in an error message).
 public struct ConfigurationSetting: Sendable, Hashable {
+    /// The environment variable, e.g. `ISSUER_PORT`.
     public let variable: String
+    /// Never echoed, not even in an error message (the database URL, the server secret).
     public let isSecret: Bool
 
     /// `ISSUER_DATABASE_POOL_SIZE` → `database-pool-size`.

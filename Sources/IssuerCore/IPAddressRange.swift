@@ -4,6 +4,7 @@ import Foundation
 public struct IPAddressRange: Sendable, Equatable, CustomStringConvertible {
     /// The network address, 4 or 16 bytes.
     public let network: [UInt8]
+    /// Leading bits that must match: up to 32 for IPv4, 128 for IPv6.
     public let prefixLength: Int
 
     /// Parses `10.0.0.0/8`, `::1/128`, or a bare address (a single host).
@@ -31,6 +32,7 @@ public struct IPAddressRange: Sendable, Equatable, CustomStringConvertible {
         return Self.masked(bytes, prefixLength) == network
     }
 
+    /// CIDR text of the masked network, e.g. `10.0.0.0/8`.
     public var description: String {
         let text: String
         if network.count == 4 {

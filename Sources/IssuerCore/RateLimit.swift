@@ -1,9 +1,12 @@
 /// A token-bucket allowance per client IP (SPEC §2 `ISSUER_RATE_LIMIT`): `rate` requests per
 /// second on average, bursts up to `burst`.
 public struct RateLimit: Sendable, Equatable {
+    /// Sustained rate: allowance added per second (`600/m` is 10).
     public var perSecond: Double
+    /// Bucket capacity: how many requests may arrive at once after a quiet spell.
     public var burst: Int
 
+    /// The rate already in per-second terms; `init?(_:)` parses SPEC §2's syntax.
     public init(perSecond: Double, burst: Int) {
         self.perSecond = perSecond
         self.burst = burst

@@ -7,16 +7,22 @@ import Postgres
 /// handed to `buildApplication`. Nothing below reads global state; tests replace the clock and
 /// the way Apple's keys are fetched.
 public struct IssuerDependencies: Sendable {
+    /// SPEC §2's settings, already validated.
     public var configuration: Configuration
+    /// The database, shared by every service of the application.
     public var pool: ConnectionPool
+    /// The logger the application's lines go through.
     public var logger: Logger
+    /// Where SPEC §3.9's metrics are recorded; one per application.
     public var metrics: ServerMetrics
+    /// The time source of every expiry check; tests inject a fake one.
     public var clock: any IssuerCore.Clock
     /// How provider JWK Sets are fetched: over HTTP in production.
     public var jwksFetcher: any JWKSFetcher
     /// SPEC §2's server secret, loaded (or created) once at start: `ServerSecret.load`.
     public var serverSecret: ServerSecret
 
+    /// A nil `jwksFetcher` fetches over HTTP with the shared client.
     public init(
         configuration: Configuration, pool: ConnectionPool, logger: Logger, serverSecret: ServerSecret,
         metrics: ServerMetrics = ServerMetrics(), clock: any IssuerCore.Clock = SystemClock(),

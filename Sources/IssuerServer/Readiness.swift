@@ -5,17 +5,22 @@ import Postgres
 public struct Readiness: Sendable {
     /// One named condition.
     public struct Check: Sendable {
+        /// Listed under `failing` in the `/readyz` answer when the check fails.
         public let name: String
+        /// Whether the condition holds now; it should answer promptly rather than hang.
         public let isReady: @Sendable () async -> Bool
 
+        /// A check that passes while `isReady` answers true.
         public init(name: String, isReady: @escaping @Sendable () async -> Bool) {
             self.name = name
             self.isReady = isReady
         }
     }
 
+    /// All must pass for `/readyz` to answer 200.
     public var checks: [Check]
 
+    /// An empty list is always ready.
     public init(checks: [Check]) {
         self.checks = checks
     }

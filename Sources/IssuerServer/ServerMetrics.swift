@@ -15,6 +15,7 @@ public final class ServerMetrics: Sendable {
         .seconds(2.5), .seconds(10),
     ]
 
+    /// A fresh registry with nothing recorded.
     public init() {}
 
     /// Counts one answered request and records how long it took.

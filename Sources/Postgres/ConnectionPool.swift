@@ -17,10 +17,14 @@ import Synchronization
 public final class ConnectionPool: Sendable {
     /// A snapshot of the pool's use, for `/metrics`.
     public struct Statistics: Sendable, Equatable {
+        /// Connections in the pool, busy or idle.
         public var size: Int
+        /// Connections held by a running call.
         public var inUse: Int
+        /// Calls queued for a free connection.
         public var waiting: Int
 
+        /// `ConnectionPool.statistics` builds the live snapshot; this is for tests and fakes.
         public init(size: Int, inUse: Int, waiting: Int) {
             self.size = size
             self.inUse = inUse

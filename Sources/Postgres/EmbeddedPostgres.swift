@@ -25,6 +25,7 @@ public final class EmbeddedPostgres: Sendable {
     /// Whether this object started the server, and so must stop it.
     private let started = LockedFlag()
 
+    /// Touches nothing yet; `start(database:)` creates and runs the cluster.
     public init(directory: URL, durability: Durability = .durable, logger: Logger = Logger(label: "issuer.embedded-postgres")) {
         self.directory = directory.standardizedFileURL
         self.durability = durability
@@ -174,6 +175,7 @@ public enum EmbeddedPostgresError: Error, CustomStringConvertible, Sendable {
     case commandFailed(String, String)
     case unreachableDirectory(String)
 
+    /// One line for the operator, naming the fix where there is one.
     public var description: String {
         switch self {
         case .serverNotInstalled:

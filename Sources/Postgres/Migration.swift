@@ -15,6 +15,7 @@ public struct Migration: Sendable, Equatable {
         SHA256.hash(data: Data(sql.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// Unchecked; `init(fileName:sql:)` parses a file name, and `ordered(_:)` refuses duplicates.
     public init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name

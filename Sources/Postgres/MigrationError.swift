@@ -10,6 +10,7 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible, Equatable 
     /// new migration instead.
     case checksumMismatch(version: Int, name: String)
 
+    /// One line for the operator; for an edited migration, also the fix.
     public var description: String {
         switch self {
         case .badFileName(let name): return "migration file '\(name)' is not named NNNN_name.sql"

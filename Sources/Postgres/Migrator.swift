@@ -10,6 +10,7 @@ import Logging
 public struct Migrator: Sendable {
     /// An applied or pending migration, as `issuer migrate --status` lists it.
     public struct Status: Sendable, Equatable {
+        /// The migration, as given to `status(_:)`.
         public let migration: Migration
         /// When it was applied, or nil if pending.
         public let appliedAt: Date?
@@ -21,6 +22,7 @@ public struct Migrator: Sendable {
     private let pool: ConnectionPool
     private let logger: Logger
 
+    /// Every statement runs on `pool`; each applied migration is logged to `logger`.
     public init(pool: ConnectionPool, logger: Logger = Logger(label: "issuer.migrations")) {
         self.pool = pool
         self.logger = logger

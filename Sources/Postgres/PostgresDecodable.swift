@@ -8,10 +8,12 @@ public protocol PostgresDecodable: Sendable {
 }
 
 extension String: PostgresDecodable {
+    /// The text as is.
     public init(postgresText text: String) { self = text }
 }
 
 extension Int: PostgresDecodable {
+    /// Decimal text of any integer column.
     public init(postgresText text: String) throws {
         guard let value = Int(text) else { throw PostgresError.decoding("'\(text)' is not an integer") }
         self = value
@@ -19,6 +21,7 @@ extension Int: PostgresDecodable {
 }
 
 extension Int64: PostgresDecodable {
+    /// Decimal text of an `int8` (or smaller) column.
     public init(postgresText text: String) throws {
         guard let value = Int64(text) else { throw PostgresError.decoding("'\(text)' is not an integer") }
         self = value
@@ -26,6 +29,7 @@ extension Int64: PostgresDecodable {
 }
 
 extension Int32: PostgresDecodable {
+    /// Decimal text of an `int4` (or smaller) column; throws when out of range.
     public init(postgresText text: String) throws {
         guard let value = Int32(text) else { throw PostgresError.decoding("'\(text)' is not an integer") }
         self = value
@@ -33,6 +37,7 @@ extension Int32: PostgresDecodable {
 }
 
 extension Double: PostgresDecodable {
+    /// Decimal text of a floating-point or `numeric` column.
     public init(postgresText text: String) throws {
         guard let value = Double(text) else { throw PostgresError.decoding("'\(text)' is not a number") }
         self = value
@@ -40,6 +45,7 @@ extension Double: PostgresDecodable {
 }
 
 extension Bool: PostgresDecodable {
+    /// `t` or `f`, as the server writes `boolean`.
     public init(postgresText text: String) throws {
         switch text {
         case "t": self = true
@@ -50,6 +56,7 @@ extension Bool: PostgresDecodable {
 }
 
 extension UUID: PostgresDecodable {
+    /// The server's hyphenated `uuid` text.
     public init(postgresText text: String) throws {
         guard let value = UUID(uuidString: text) else { throw PostgresError.decoding("not a uuid") }
         self = value
@@ -57,6 +64,7 @@ extension UUID: PostgresDecodable {
 }
 
 extension Date: PostgresDecodable {
+    /// `timestamptz` text in the ISO `DateStyle` and UTC zone every connection sets.
     public init(postgresText text: String) throws {
         guard let value = PostgresTimestamp.parse(text) else {
             throw PostgresError.decoding("'\(text)' is not a timestamptz")
@@ -73,6 +81,7 @@ extension Data: PostgresDecodable {
 }
 
 extension Array: PostgresDecodable where Element == UInt8 {
+    /// `bytea` in hex output format, like `Data`.
     public init(postgresText text: String) throws {
         self = try PostgresHex.decodeBytea(text)
     }

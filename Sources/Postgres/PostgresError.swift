@@ -29,6 +29,7 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// For logs: may carry the server's message, so it is never shown to a client.
     public var description: String {
         switch self {
         case .unavailable(let reason): return "database unavailable: \(reason)"

@@ -1,5 +1,6 @@
 /// What a statement answered: its rows (possibly none) and the number of rows it affected.
 public struct PostgresResult: Sendable {
+    /// In the order the server sent them.
     public let rows: [PostgresRow]
     /// `PQcmdTuples`: rows inserted, updated or deleted; 0 when not applicable.
     public let affectedRows: Int

@@ -33,6 +33,7 @@ public struct PostgresRow: Sendable {
 
 /// The column names of a result.
 public struct PostgresColumns: Sendable {
+    /// In column order, as the server named them (`AS` aliases included).
     public let names: [String]
 
     func index(of name: String) throws -> Int {

@@ -1,7 +1,9 @@
 /// A PostgreSQL SQLSTATE code (PostgreSQL manual, Appendix A). Only the codes the issuer acts on
 /// have names; every other code is still carried verbatim.
 public struct SQLState: RawRepresentable, Hashable, Sendable {
+    /// The five-character code, e.g. `23505`.
     public let rawValue: String
+    /// Any code, named here or not.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// 23505: a unique constraint rejected the row.

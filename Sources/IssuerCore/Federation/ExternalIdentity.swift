@@ -6,11 +6,14 @@ public struct ExternalIdentity: Sendable, Equatable {
     public var subject: String
     /// The `aud` the token was issued to (for Apple: the bundle ID or Services ID).
     public var audience: String
+    /// The `email` claim, when the provider sent one (for Apple, possibly a relay address).
     public var email: String?
+    /// `email_verified`; Apple sends it as a string or a boolean, both understood (SPEC §3.1).
     public var emailVerified: Bool?
     /// Apple's relay address flag.
     public var isPrivateEmail: Bool?
 
+    /// Only provider, subject and audience are always known; the rest is what the token carried.
     public init(provider: String, subject: String, audience: String, email: String? = nil, emailVerified: Bool? = nil, isPrivateEmail: Bool? = nil) {
         self.provider = provider
         self.subject = subject

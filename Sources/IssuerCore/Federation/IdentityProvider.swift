@@ -10,6 +10,7 @@ public struct IdentityProvider: Sendable, Equatable {
     /// Its `jwks_uri`.
     public var jwksURL: URL
 
+    /// Any OpenID provider; `apple(jwksURL:)` builds Apple's.
     public init(name: String, issuer: String, jwksURL: URL) {
         self.name = name
         self.issuer = issuer

@@ -10,10 +10,12 @@ public struct IdentityTokenVerifier: Sendable {
     /// Allowed clock skew for `exp` and `iat`.
     public static let leeway: TimeInterval = 60
 
+    /// Whose tokens are accepted: its `iss`, and its keys through the cache.
     public let provider: IdentityProvider
     private let keys: RemoteJWKSCache
     private let clock: any Clock
 
+    /// - Parameter keys: the cache of `provider`'s JWK Set.
     public init(provider: IdentityProvider, keys: RemoteJWKSCache, clock: any Clock) {
         self.provider = provider
         self.keys = keys

@@ -11,10 +11,12 @@ public protocol JWKSFetcher: Sendable {
 
 /// A fetched JWK Set, before parsing.
 public struct JWKSDocument: Sendable {
+    /// The raw JSON, parsed by the cache.
     public var body: Data
     /// `Cache-Control: max-age` in seconds, when the provider sent one.
     public var maxAge: Int?
 
+    /// `maxAge` nil: the provider sent no `max-age`, so the cache uses its minimum lifetime.
     public init(body: Data, maxAge: Int?) {
         self.body = body
         self.maxAge = maxAge

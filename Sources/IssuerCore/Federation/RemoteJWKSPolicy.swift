@@ -10,6 +10,7 @@ public struct RemoteJWKSPolicy: Sendable, Equatable {
     /// How long keys are served stale while the provider cannot be reached.
     public var staleLimit: Double = 7 * 86_400
 
+    /// SPEC §7's timings.
     public init() {}
 
     func lifetime(maxAge: Int?) -> Double {

@@ -17,15 +17,24 @@ public struct IdentityExchange: Sendable {
 
     /// One exchange request, parsed.
     public struct Request: Sendable {
+        /// The provider's identity token (`id_token`, or RFC 8693 `subject_token`).
         public var idToken: String
+        /// The raw nonce the app generated, if it sent one.
         public var nonce: String?
+        /// `client_id`: must name a registered client.
         public var clientID: String
+        /// The requested scope, space-separated; nil asks for the default (SPEC §3.1).
         public var scope: String?
+        /// The name Apple tells the app only on the first sign-in; stored when present.
         public var givenName: String?
+        /// Forwarded like `givenName`.
         public var familyName: String?
+        /// Recorded on the session for operators.
         public var userAgent: String?
+        /// The client IP (after `ISSUER_TRUSTED_PROXIES`), recorded on the session.
         public var clientIP: String?
 
+        /// Only the token and the client are required.
         public init(
             idToken: String, nonce: String? = nil, clientID: String, scope: String? = nil, givenName: String? = nil,
             familyName: String? = nil, userAgent: String? = nil, clientIP: String? = nil
@@ -49,6 +58,7 @@ public struct IdentityExchange: Sendable {
     private let store: SignInStore
     private let issuer: TokenIssuer
 
+    /// - Parameter audiences: `ISSUER_APPLE_CLIENT_IDS`; nil or empty answers 503 (not configured).
     public init(
         verifier: IdentityTokenVerifier, audiences: Set<String>?, requireNonce: Bool, clients: ClientRegistry,
         store: SignInStore, issuer: TokenIssuer

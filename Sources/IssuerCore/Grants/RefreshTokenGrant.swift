@@ -11,10 +11,14 @@ import Logging
 public struct RefreshTokenGrant: Sendable {
     /// One refresh request, parsed.
     public struct Request: Sendable {
+        /// The presented `refresh_token`, as sent.
         public var refreshToken: String
+        /// `client_id`: must be the client the token was issued to.
         public var clientID: String
+        /// RFC 6749 §6 `scope`: may only narrow the session's scope; nil keeps it.
         public var scope: String?
 
+        /// Only `scope` is optional.
         public init(refreshToken: String, clientID: String, scope: String? = nil) {
             self.refreshToken = refreshToken
             self.clientID = clientID

@@ -12,6 +12,8 @@ public struct TokenIssuer: Sendable {
         self.ring = ring
     }
 
+    /// Mints the access token (and the ID token with `openid`) and attaches `refreshToken` as given;
+    /// `temporarily_unavailable` while no signing key is active.
     public func issue(
         user: UserProfile, clientID: String, scopes: [String], sessionID: UUID, authTime: Date, nonce: String?,
         refreshToken: RefreshToken?

@@ -12,6 +12,7 @@ public struct TokenRevocation: Sendable {
     private let ring: @Sendable () -> KeyRing
     private let clock: any Clock
 
+    /// - Parameter ring: the current key ring, against which presented access tokens are verified.
     public init(
         revocation: SessionRevocation, clients: ClientRegistry, verifier: AccessTokenVerifier,
         ring: @escaping @Sendable () -> KeyRing, clock: any Clock

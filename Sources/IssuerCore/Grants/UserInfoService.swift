@@ -10,6 +10,7 @@ public struct UserInfoService: Sendable {
     private let ring: @Sendable () -> KeyRing
     private let clock: any Clock
 
+    /// - Parameter ring: the current key ring, against which access tokens are verified.
     public init(pool: ConnectionPool, verifier: AccessTokenVerifier, ring: @escaping @Sendable () -> KeyRing, clock: any Clock) {
         self.pool = pool
         self.verifier = verifier
@@ -68,6 +69,7 @@ public enum UserInfoValue: Sendable, Equatable, Encodable {
     case string(String)
     case bool(Bool)
 
+    /// A bare JSON string or boolean, not a tagged object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -20,6 +20,7 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidToken = "invalid_token"
     }
 
+    /// RFC 6749 §5.2 `error`.
     public let code: Code
     /// `error_description`: human-readable, for the client's developer, never a secret.
     public let description: String
@@ -31,6 +32,8 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `Retry-After` seconds, for 429 and 503.
     public let retryAfter: Int?
 
+    /// A nil `status` takes the code's usual one: 401 `invalid_token`, 503 `temporarily_unavailable`,
+    /// 500 `server_error`, 400 otherwise.
     public init(_ code: Code, _ description: String, debug: String? = nil, status: Int? = nil, retryAfter: Int? = nil) {
         self.code = code
         self.description = description
@@ -48,18 +51,22 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// RFC 6749 §5.2 `invalid_request` (400): a parameter is missing, repeated or malformed.
     public static func invalidRequest(_ description: String, debug: String? = nil) -> OAuthError {
         OAuthError(.invalidRequest, description, debug: debug)
     }
 
+    /// RFC 6749 §5.2 `invalid_grant` (400): the grant is invalid, expired, revoked or another client's.
     public static func invalidGrant(_ description: String, debug: String? = nil) -> OAuthError {
         OAuthError(.invalidGrant, description, debug: debug)
     }
 
+    /// RFC 6749 §5.2 `invalid_scope` (400): a scope the client may not have or the grant never included.
     public static func invalidScope(_ description: String, debug: String? = nil) -> OAuthError {
         OAuthError(.invalidScope, description, debug: debug)
     }
 
+    /// RFC 6749 §4.1.2.1 `temporarily_unavailable` (503) with `Retry-After`: the client should retry later.
     public static func temporarilyUnavailable(_ description: String, debug: String? = nil, retryAfter: Int = 5) -> OAuthError {
         OAuthError(.temporarilyUnavailable, description, debug: debug, retryAfter: retryAfter)
     }
@@ -69,6 +76,7 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         OAuthError(.serverError, "The server could not complete the request.", debug: debug)
     }
 
+    /// Equal when code, description and status match; `debug` and `retryAfter` are not compared.
     public static func == (lhs: OAuthError, rhs: OAuthError) -> Bool {
         lhs.code == rhs.code && lhs.description == rhs.description && lhs.statusCode == rhs.statusCode
     }

@@ -16,6 +16,7 @@ public final class RateLimiter: Sendable {
     /// Above this many tracked clients, full buckets (idle clients) are forgotten.
     private let maximumClients: Int
 
+    /// - Parameter maximumClients: how many client IPs are tracked before idle ones are forgotten.
     public init(limit: RateLimit, clock: any Clock, maximumClients: Int = 100_000) {
         self.limit = limit
         self.clock = clock

@@ -1,12 +1,19 @@
 /// RFC 6749 §5.1 successful token response (plus OIDC Core §3.1.3.3's `id_token` and RFC 8693
 /// §2.2.1's `issued_token_type`). Rendered with `Cache-Control: no-store`.
 public struct TokenResponse: Sendable, Equatable, Encodable {
+    /// RFC 6749 §5.1 `access_token`: an RS256 JWT (RFC 9068).
     public var accessToken: String
+    /// RFC 6749 §5.1 `token_type`: always `Bearer` (RFC 6750).
     public var tokenType = "Bearer"
+    /// RFC 6749 §5.1 `expires_in`: the access token's lifetime in seconds.
     public var expiresIn: Int
+    /// RFC 6749 §5.1 `refresh_token`: the session's new (rotated) refresh token, when one is issued.
     public var refreshToken: String?
+    /// OIDC Core §3.1.3.3 `id_token`: present when `openid` is in scope.
     public var idToken: String?
+    /// RFC 6749 §5.1 `scope`: the granted scope, space-separated; always sent.
     public var scope: String
+    /// RFC 8693 §2.2.1 `issued_token_type`: set only by the token-exchange grant.
     public var issuedTokenType: String?
 
     enum CodingKeys: String, CodingKey {
@@ -19,6 +26,7 @@ public struct TokenResponse: Sendable, Equatable, Encodable {
         case issuedTokenType = "issued_token_type"
     }
 
+    /// `token_type` is always `Bearer`; pass `issuedTokenType` only for RFC 8693 token exchange.
     public init(accessToken: String, expiresIn: Int, refreshToken: String?, idToken: String?, scope: String, issuedTokenType: String? = nil) {
         self.accessToken = accessToken
         self.expiresIn = expiresIn

@@ -10,6 +10,7 @@ import Postgres
 public struct RefreshRotationStore: Sendable {
     private let pool: ConnectionPool
 
+    /// Every statement runs on `pool`.
     public init(pool: ConnectionPool) {
         self.pool = pool
     }

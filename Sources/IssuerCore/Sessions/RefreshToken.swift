@@ -8,6 +8,7 @@ public struct RefreshToken: Sendable, Equatable {
     /// The value handed to the client.
     public let value: String
 
+    /// Wraps a presented value unchecked; see `isWellFormed(_:)`.
     public init(value: String) {
         self.value = value
     }

@@ -6,15 +6,25 @@ import Postgres
 public struct SessionDirectory: Sendable {
     /// One session as `issuer sessions list` shows it.
     public struct SessionSummary: Sendable {
+        /// The session id: the `sid` of its tokens.
         public var id: UUID
+        /// The client it was signed in through.
         public var clientID: String
+        /// The granted scope, space-separated.
         public var scope: String
+        /// When the user signed in: the ID tokens' `auth_time`.
         public var authTime: Date
+        /// The sign-in or the latest refresh.
         public var lastUsedAt: Date
+        /// The session's hard end (`ISSUER_SESSION_MAX_AGE`); no refresh moves it.
         public var expiresAt: Date
+        /// When it was revoked; nil if it was not.
         public var revokedAt: Date?
+        /// Why it was revoked, e.g. `refresh token reuse`.
         public var revokedReason: String?
+        /// The sign-in request's `User-Agent`.
         public var userAgent: String?
+        /// The sign-in's client IP, as `ISSUER_TRUSTED_PROXIES` resolved it.
         public var clientIP: String?
         /// The newest refresh token's generation: how many times the session has rotated.
         public var generation: Int
@@ -22,18 +32,24 @@ public struct SessionDirectory: Sendable {
 
     /// A user with its provider identities, as `issuer users show` prints it.
     public struct UserDetails: Sendable {
+        /// The stored profile, as the provider last reported it.
         public var user: UserProfile
+        /// Apple's relay-address flag, as last reported.
         public var isPrivateEmail: Bool?
+        /// When the user was first seen.
         public var createdAt: Date
+        /// Every linked provider account, oldest link first.
         public var identities: [(provider: String, subject: String, lastSignInAt: Date)]
     }
 
     private let pool: ConnectionPool
 
+    /// Read-only: every query runs on `pool`.
     public init(pool: ConnectionPool) {
         self.pool = pool
     }
 
+    /// Every session of the user, newest first, revoked and expired ones included.
     public func sessions(userID: UUID) async throws -> [SessionSummary] {
         try await pool.query("""
             SELECT s.id, s.client_id, s.scope, s.auth_time, s.last_used_at, s.expires_at, s.revoked_at, s.revoked_reason,
@@ -50,6 +66,7 @@ public struct SessionDirectory: Sendable {
         }
     }
 
+    /// The user and its identities; nil when no user has that id.
     public func user(id: UUID) async throws -> UserDetails? {
         let rows = try await pool.query("""
             SELECT u.email, u.email_verified, u.given_name, u.family_name, u.is_private_email, u.created_at,

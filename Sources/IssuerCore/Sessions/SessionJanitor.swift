@@ -15,6 +15,7 @@ public struct SessionJanitor: Sendable {
 
     private let pool: ConnectionPool
 
+    /// Default batch size and margin; set the properties to change them.
     public init(pool: ConnectionPool) {
         self.pool = pool
     }

@@ -7,6 +7,7 @@ import Postgres
 public struct SessionRevocation: Sendable {
     private let pool: ConnectionPool
 
+    /// Every statement runs on `pool`.
     public init(pool: ConnectionPool) {
         self.pool = pool
     }

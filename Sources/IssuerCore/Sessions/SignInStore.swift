@@ -15,6 +15,7 @@ public struct SignInStore: Sendable {
     private let refreshTokenTTL: TimeInterval
     private let sessionMaxAge: TimeInterval
 
+    /// TTLs in seconds: `ISSUER_REFRESH_TOKEN_TTL` and `ISSUER_SESSION_MAX_AGE` (SPEC §2).
     public init(pool: ConnectionPool, clock: any Clock, refreshTokenTTL: Int, sessionMaxAge: Int) {
         self.pool = pool
         self.clock = clock

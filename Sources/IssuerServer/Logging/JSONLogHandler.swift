@@ -4,7 +4,9 @@ import Logging
 /// `ISSUER_LOG_FORMAT=json`: one JSON object per line, for log shippers. Keys: `timestamp`
 /// (RFC 3339, UTC), `level`, `label`, `message`, then the metadata (request id included).
 public struct JSONLogHandler: LogHandler {
+    /// swift-log `LogHandler`: metadata on every line; a line's own metadata wins a conflict.
     public var metadata: Logger.Metadata = [:]
+    /// swift-log `LogHandler`: the lowest level written.
     public var logLevel: Logger.Level = .info
     private let label: String
     private let write: @Sendable (String) -> Void
@@ -22,11 +24,13 @@ public struct JSONLogHandler: LogHandler {
         self.write = write
     }
 
+    /// swift-log `LogHandler`: one entry of the handler's metadata.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Writes one line; metadata never overrides `timestamp`, `level`, `label` or `message`.
     public func log(event: LogEvent) {
         var object: [String: Any] = [
             "timestamp": Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date()),

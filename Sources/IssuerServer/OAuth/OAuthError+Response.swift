@@ -6,8 +6,10 @@ import IssuerCore
 /// RFC 6749 §5.2: an error is a JSON object with `error` and `error_description`, never cached.
 /// Thrown from a route, Hummingbird renders it through `HTTPResponseError`.
 extension OAuthError: HTTPResponseError {
+    /// `HTTPResponseError`: the status `statusCode` holds.
     public var status: HTTPResponse.Status { HTTPResponse.Status(code: statusCode) }
 
+    /// RFC 6749 §5.2 JSON with `no-store`, `Retry-After` when set, and `WWW-Authenticate` on a 401 (RFC 6750 §3).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store", .pragma: "no-cache"]
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
