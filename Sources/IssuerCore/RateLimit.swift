@@ -1,4 +1,4 @@
-/// A token-bucket allowance per client IP (SPEC §2 `ISSUER_RATE_LIMIT`): `rate` requests per
+/// A token-bucket allowance per client IP (SPEC §2 `ISSUER_RATE_LIMIT`): `perSecond` requests per
 /// second on average, bursts up to `burst`.
 public struct RateLimit: Sendable, Equatable {
     /// Sustained rate: allowance added per second (`600/m` is 10).
