@@ -12,29 +12,22 @@ extension String: PostgresDecodable {
     public init(postgresText text: String) { self = text }
 }
 
-extension Int: PostgresDecodable {
-    /// Decimal text of any integer column.
+extension PostgresDecodable where Self: FixedWidthInteger {
+    /// Decimal text of an integer column; throws when it does not fit this type.
     public init(postgresText text: String) throws {
-        guard let value = Int(text) else { throw PostgresError.decoding("'\(text)' is not an integer") }
+        guard let value = Self(text) else { throw PostgresError.decoding("'\(text)' is not an integer of this width") }
         self = value
     }
 }
 
-extension Int64: PostgresDecodable {
-    /// Decimal text of an `int8` (or smaller) column.
-    public init(postgresText text: String) throws {
-        guard let value = Int64(text) else { throw PostgresError.decoding("'\(text)' is not an integer") }
-        self = value
-    }
-}
+/// `int8`, and any smaller integer column.
+extension Int: PostgresDecodable {}
 
-extension Int32: PostgresDecodable {
-    /// Decimal text of an `int4` (or smaller) column; throws when out of range.
-    public init(postgresText text: String) throws {
-        guard let value = Int32(text) else { throw PostgresError.decoding("'\(text)' is not an integer") }
-        self = value
-    }
-}
+/// `int8`, and any smaller integer column.
+extension Int64: PostgresDecodable {}
+
+/// `int4`, `int2`.
+extension Int32: PostgresDecodable {}
 
 extension Double: PostgresDecodable {
     /// Decimal text of a floating-point or `numeric` column.

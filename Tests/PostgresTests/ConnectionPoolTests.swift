@@ -59,8 +59,12 @@ struct ConnectionPoolTests {
         // Wait until every blocked query really waits inside libpq on the server.
         var waiting = 0
         for _ in 0..<200 where waiting < sleepers {
-            waiting = try await holder.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
-                .single!.decode(Int.self, at: 0)
+            // pg_locks is cluster-wide and other suites run at once: count this database's waiters.
+            waiting = try await holder.query("""
+                SELECT count(*) FROM pg_locks
+                WHERE locktype = 'advisory' AND NOT granted AND objid = 42
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """).single!.decode(Int.self, at: 0)
             if waiting < sleepers { try await Task.sleep(for: .milliseconds(25)) }
         }
         #expect(waiting == sleepers)
