@@ -32,7 +32,12 @@ func buildRouter(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) -> Ro
     let router = Router(context: IssuerRequestContext.self)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: dependencies.metrics))
-    router.add(middleware: OAuthErrorMiddleware(prefixes: ["/oauth2/", "/auth/", "/userinfo", "/account"].map { prefix + $0 }))
+    router.add(middleware: OAuthErrorMiddleware(
+        prefixes: ["/oauth2/", "/auth/", "/userinfo", "/account"].map { prefix + $0 },
+        methods: [
+            "/oauth2/token": [.post], "/oauth2/revoke": [.post], "/auth/apple/exchange": [.post],
+            "/userinfo": [.get, .post], "/oauth2/jwks.json": [.get],
+        ].reduce(into: [:]) { $0[prefix + $1.key] = $1.value }))
     if let limit = configuration.rateLimit {
         router.add(middleware: RateLimitMiddleware(
             limiter: RateLimiter(limit: limit, clock: dependencies.clock),

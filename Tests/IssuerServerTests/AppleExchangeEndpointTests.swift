@@ -149,9 +149,12 @@ struct AppleExchangeEndpointTests {
                     uri: "/auth/apple/exchange", method: .post, headers: [.contentType: "application/json"],
                     body: ByteBuffer(string: "{\"id_token\":\"" + String(repeating: "a", count: 70_000) + "\"}")), 413, "invalid_request"),
                 ("unknown OAuth path", try await client.get("/oauth2/nothing"), 404, "invalid_request"),
+                ("wrong method", try await client.get("/oauth2/token"), 405, "invalid_request"),
+                ("wrong method", try await client.executeRequest(uri: "/auth/apple/exchange", method: .put, headers: [:], body: nil), 405, "invalid_request"),
             ]
             for (name, response, status, code) in cases {
                 #expect(Int(response.status.code) == status, "\(name)")
+                if status == 405 { #expect(response.headers[.allow] == "POST", "\(name)") }
                 #expect(response.json["error"] as? String == code, "\(name)")
                 #expect(response.json["error_description"] is String, "\(name)")
             }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import IssuerCore
 import Logging
@@ -9,6 +10,9 @@ import Logging
 struct OAuthErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Path prefixes of the OAuth endpoints, e.g. `/oidc/oauth2/`.
     let prefixes: [String]
+    /// The methods each OAuth path serves: a request for a known path with another method is
+    /// `405` with `Allow` (RFC 9110 §15.5.6), not the router's `404`.
+    let methods: [String: [HTTPRequest.Method]]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -19,6 +23,13 @@ struct OAuthErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             guard prefixes.contains(where: request.uri.path.hasPrefix) else { throw error }
             let mapped: OAuthError
+            if let allowed = methods[request.uri.path], !allowed.contains(request.method) {
+                let refusal = OAuthError(.invalidRequest, "Method not allowed on this endpoint.", status: 405)
+                log(refusal, context)
+                var response = try refusal.response(from: request, context: context)
+                response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+                return response
+            }
             if let httpError = error as? any HTTPResponseError {
                 let code = Int(httpError.status.code)
                 switch code {
