@@ -21,16 +21,9 @@ public final class ServerMetrics: Sendable {
     /// Counts one answered request and records how long it took.
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
         let labels = [("route", route), ("method", method), ("status", String(status))]
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "issuer", subsystem: "http", metricName: "requests", unitName: "total",
-                helpText: "HTTP requests answered, by route, method and status"),
-            labels: labels
-        ).increment()
+        count("http", "requests", "HTTP requests answered, by route, method and status", labels)
         registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(
-                namespace: "issuer", subsystem: "http", metricName: "request_duration", unitName: "seconds",
-                helpText: "HTTP request latency, by route, method and status"),
+            descriptor: Self.name("http", "request_duration", "seconds", "HTTP request latency, by route, method and status"),
             labels: labels,
             buckets: Self.latencyBuckets
         ).record(duration)
@@ -39,49 +32,39 @@ public final class ServerMetrics: Sendable {
     /// Publishes the pool's current use; called when `/metrics` is scraped, so the numbers are
     /// fresh without a timer.
     func recordPool(_ statistics: ConnectionPool.Statistics) {
-        func gauge(_ name: String, _ help: String) -> Gauge {
-            registry.makeGauge(descriptor: MetricNameDescriptor(
-                namespace: "issuer", subsystem: "db_pool", metricName: name, unitName: "connections", helpText: help))
+        for (metric, unit, help, value) in [
+            ("size", "connections", "Connections in the database pool", statistics.size),
+            ("in_use", "connections", "Database connections in use", statistics.inUse),
+            ("waiting", "requests", "Requests waiting for a database connection", statistics.waiting),
+        ] {
+            registry.makeGauge(descriptor: Self.name("db_pool", metric, unit, help)).set(Double(value))
         }
-        gauge("size", "Connections in the database pool").set(Double(statistics.size))
-        gauge("in_use", "Database connections in use").set(Double(statistics.inUse))
-        registry.makeGauge(descriptor: MetricNameDescriptor(
-            namespace: "issuer", subsystem: "db_pool", metricName: "waiting", unitName: "requests",
-            helpText: "Requests waiting for a database connection")).set(Double(statistics.waiting))
     }
 
     /// Counts a fetch of a provider's JWKS and whether it failed (SPEC §3.9).
     func recordJWKSFetch(provider: String, succeeded: Bool) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "issuer", subsystem: "jwks", metricName: "fetches", unitName: "total",
-                helpText: "Fetches of identity providers' JWKS"),
-            labels: [("provider", provider)]
-        ).increment()
+        count("jwks", "fetches", "Fetches of identity providers' JWKS", [("provider", provider)])
         if !succeeded {
-            registry.makeCounter(
-                descriptor: MetricNameDescriptor(
-                    namespace: "issuer", subsystem: "jwks", metricName: "fetch_failures", unitName: "total",
-                    helpText: "Failed fetches of identity providers' JWKS"),
-                labels: [("provider", provider)]
-            ).increment()
+            count("jwks", "fetch_failures", "Failed fetches of identity providers' JWKS", [("provider", provider)])
         }
     }
 
     /// Counts one successful token response by grant (SPEC §3.9).
     func recordTokensIssued(grant: String) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(
-                namespace: "issuer", subsystem: "tokens", metricName: "issued", unitName: "total",
-                helpText: "Token responses issued, by grant"),
-            labels: [("grant", grant)]
-        ).increment()
+        count("tokens", "issued", "Token responses issued, by grant", [("grant", grant)])
     }
 
     /// Counts a refresh token presented again after its grace window (SPEC §4.3).
     func recordRefreshReuse() {
-        registry.makeCounter(descriptor: MetricNameDescriptor(
-            namespace: "issuer", subsystem: "refresh", metricName: "reuse_detections", unitName: "total",
-            helpText: "Spent refresh tokens presented after the grace window (sessions revoked)")).increment()
+        count("refresh", "reuse_detections", "Spent refresh tokens presented after the grace window (sessions revoked)", [])
+    }
+
+    /// `issuer_<subsystem>_<metric>_total`, incremented.
+    private func count(_ subsystem: String, _ metric: String, _ help: String, _ labels: [(String, String)]) {
+        registry.makeCounter(descriptor: Self.name(subsystem, metric, "total", help), labels: labels).increment()
+    }
+
+    private static func name(_ subsystem: String, _ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "issuer", subsystem: subsystem, metricName: metric, unitName: unit, helpText: help)
     }
 }
