@@ -23,8 +23,9 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible {
     public var isUnavailable: Bool {
         switch self {
         case .unavailable, .poolClosed: return true
-        case .server(let state, _): return state.isConnectionException || state == .adminShutdown
-            || state == .cannotConnectNow
+        case .server(let state, _):
+            return (state.isConnectionException && state != .protocolViolation) || state == .adminShutdown
+                || state == .cannotConnectNow
         default: return false
         }
     }

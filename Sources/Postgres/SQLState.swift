@@ -21,6 +21,10 @@ public struct SQLState: RawRepresentable, Hashable, Sendable {
     /// 57014: the statement was cancelled (statement_timeout).
     public static let queryCanceled = SQLState(rawValue: "57014")
 
+    /// 08P01: the server saw a malformed protocol message, e.g. a bind with the wrong number of
+    /// parameters: our bug, not an outage, although the connection is dropped all the same.
+    public static let protocolViolation = SQLState(rawValue: "08P01")
+
     /// Class 08: connection exceptions.
     public var isConnectionException: Bool { rawValue.hasPrefix("08") }
 }

@@ -150,3 +150,28 @@ final class AsyncGate: Sendable {
         condition.unlock()
     }
 }
+
+@Suite("Error classification")
+struct ErrorClassificationTests {
+    @Test("connection exceptions are unavailability, except a protocol violation, which is our bug", arguments: [
+        ("08006", true), ("08001", true), ("57P01", true), ("57P03", true), ("08P01", false), ("23505", false), ("42P01", false),
+    ])
+    func unavailable(state: String, unavailable: Bool) {
+        #expect(PostgresError.server(sqlState: SQLState(rawValue: state), message: "x").isUnavailable == unavailable)
+    }
+
+    @Test("a statement bound with the wrong number of parameters is a server error, not an outage")
+    func wrongParameterCount() async throws {
+        let pool = try await TestCluster.freshPool(size: 1)
+        let error = await #expect(throws: PostgresError.self) {
+            try await pool.withConnection { connection in
+                _ = try connection.query("SELECT $1::int", [1])
+                // The same text, now prepared, bound with two values.
+                _ = try connection.query("SELECT $1::int", [1, 2])
+            }
+        }
+        #expect(error?.isUnavailable == false)
+        #expect(try await pool.query("SELECT 1").single?.decode(Int.self, at: 0) == 1, "the pool recovers")
+        await pool.close()
+    }
+}
