@@ -1,5 +1,8 @@
 import CLibPQ
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One libpq connection.
 ///
@@ -8,16 +11,14 @@ import Foundation
 /// `NIOThreadPool`, one body per connection at a time. That rule, kept by the pool, is what makes
 /// the `@unchecked Sendable` below true.
 public final class Connection: @unchecked Sendable {
-    private let conninfo: String
+    private let parameters: ConnectionParameters
     private var handle: OpaquePointer?
     private var prepared: [String: String] = [:]
+    /// Lets a call's deadline take the thread back from a link that went silent.
+    let watch = CallWatch()
 
-    /// Parameters every session of ours runs with: a fixed text format for timestamps and bytea,
-    /// so decoding never depends on the server's configuration.
-    private static let sessionOptions = "-c DateStyle=ISO -c TimeZone=UTC -c bytea_output=hex"
-
-    init(conninfo: String) {
-        self.conninfo = conninfo
+    init(parameters: ConnectionParameters) {
+        self.parameters = parameters
     }
 
     deinit {
@@ -30,35 +31,70 @@ public final class Connection: @unchecked Sendable {
         return PQstatus(handle) == CONNECTION_OK
     }
 
-    /// Opens the link if there is none, or replaces a broken one.
-    func ensureConnected() throws {
+    /// The descriptor of the open link, if any.
+    var socket: Int32? {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else { return nil }
+        return PQsocket(handle)
+    }
+
+    /// The value libpq uses for a connection keyword on the open link (`PQconninfo`), whether the
+    /// operator gave it or we did: how tests and debugging see what a session really runs with.
+    func setting(_ keyword: String) -> String? {
+        guard let handle, let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let name = option.pointee.keyword {
+            if String(cString: name) == keyword { return option.pointee.val.map { String(cString: $0) } }
+            option += 1
+        }
+        return nil
+    }
+
+    /// Opens the link if there is none, or replaces a broken one, giving up at `deadline`.
+    ///
+    /// libpq's own blocking connect cannot be interrupted, and a server that accepts the TCP
+    /// connection and then says nothing would hold it for `connect_timeout` per address; driving
+    /// `PQconnectPoll` with `poll(2)` holds the deadline exactly.
+    func ensureConnected(until deadline: ContinuousClock.Instant) throws {
         if let handle {
             if PQstatus(handle) == CONNECTION_OK { return }
-            PQfinish(handle)
-            self.handle = nil
-            prepared.removeAll()
+            close()
         }
-        // Settings before "dbname" are defaults the operator's URL may override; "options" comes
-        // after it because decoding relies on those session parameters.
-        let keywords = ["connect_timeout", "application_name", "dbname", "options"]
-        let values = ["3", "issuer", conninfo, Self.sessionOptions]
-        let newHandle = withCStringArray(keywords) { keys in
-            withCStringArray(values) { vals in
+        let newHandle = withCStringArray(parameters.keywords) { keys in
+            withCStringArray(parameters.values) { vals in
                 // expand_dbname = 1: "dbname" holds a full URI or key=value string.
-                PQconnectdbParams(keys, vals, 1)
+                PQconnectStartParams(keys, vals, 1)
             }
         }
         guard let newHandle else { throw PostgresError.unavailable("out of memory") }
-        guard PQstatus(newHandle) == CONNECTION_OK else {
-            let message = String(cString: PQerrorMessage(newHandle)).trimmingCharacters(in: .whitespacesAndNewlines)
-            PQfinish(newHandle)
-            throw PostgresError.unavailable(message)
+        var polling = PGRES_POLLING_WRITING
+        while true {
+            if PQstatus(newHandle) == CONNECTION_BAD || polling == PGRES_POLLING_FAILED {
+                let message = String(cString: PQerrorMessage(newHandle)).trimmingCharacters(in: .whitespacesAndNewlines)
+                PQfinish(newHandle)
+                throw PostgresError.unavailable(message.isEmpty ? "cannot connect" : message)
+            }
+            if polling == PGRES_POLLING_OK {
+                handle = newHandle
+                return
+            }
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else {
+                PQfinish(newHandle)
+                throw PostgresError.unavailable("no answer from the database while connecting")
+            }
+            // The socket may change between steps (another address, a retry without TLS).
+            var descriptor = pollfd(
+                fd: PQsocket(newHandle), events: Int16(polling == PGRES_POLLING_READING ? POLLIN : POLLOUT), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(clamping: ConnectionParameters.milliseconds(remaining)))
+            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+            polling = PQconnectPoll(newHandle)
         }
-        handle = newHandle
     }
 
     /// Closes the link now; the next use reopens it.
     func close() {
+        watch.forgetSocket()
         if let handle { PQfinish(handle) }
         handle = nil
         prepared.removeAll()

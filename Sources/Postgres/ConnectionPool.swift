@@ -12,9 +12,25 @@ import Synchronization
 /// in FIFO order without occupying any thread.
 ///
 /// Connections open lazily and are checked before each use: a link broken by a server restart is
-/// replaced. While the server is down, a call fails fast with `PostgresError.unavailable`
-/// (libpq's connect fails at once on a refused socket, and `connect_timeout` bounds the rest).
+/// replaced. While the server is down, a call fails fast with `PostgresError.unavailable`.
+///
+/// A database that goes silent (SPEC §7: packets dropped, nothing refused) is an outage, not a
+/// hang: every call has one deadline (`timeout`, 5 s by default) for waiting for a connection,
+/// connecting and the answer, after which it fails with `unavailable` and a link stuck in libpq
+/// is shut down and replaced; at most `maxWaiting` calls wait for a connection, and one more fails
+/// at once. The server cancels a statement running past the same timeout, and TCP keepalives find
+/// a dead peer within 10 s (`ConnectionParameters`).
 public final class ConnectionPool: Sendable {
+    /// How long a call may take (`withConnection(timeLimit:_:)`).
+    public enum TimeLimit: Sendable {
+        /// The pool's `timeout`: everything on a request path.
+        case standard
+        /// No deadline and no statement timeout, for work that may rightly take long (migrations,
+        /// which also wait for another process's). Waiting for a connection and connecting are
+        /// still bounded by `timeout`.
+        case unlimited
+    }
+
     /// A snapshot of the pool's use, for `/metrics`.
     public struct Statistics: Sendable, Equatable {
         /// Connections in the pool, busy or idle.
@@ -42,6 +58,10 @@ public final class ConnectionPool: Sendable {
 
     /// Number of connections.
     public let size: Int
+    /// One call's deadline: waiting for a connection, connecting and the answer together.
+    public let timeout: Duration
+    /// How many calls may wait for a connection at once.
+    public let maxWaiting: Int
     private let threadPool: NIOThreadPool
     private let state: Mutex<State>
     private let logger: Logger
@@ -49,13 +69,23 @@ public final class ConnectionPool: Sendable {
     /// - Parameters:
     ///   - conninfo: a libpq connection URI (`postgresql://…`) or key=value string.
     ///   - size: connections, and threads, in the pool.
-    public init(conninfo: String, size: Int, logger: Logger = Logger(label: "issuer.postgres")) {
+    ///   - timeout: one call's deadline (SPEC §7: about 5 s), also the server's statement timeout.
+    ///   - maxWaiting: calls that may wait for a free connection; beyond it a call fails at once
+    ///     with `unavailable`, so requests do not pile up while the database is silent.
+    public init(
+        conninfo: String, size: Int, timeout: Duration = .seconds(5), maxWaiting: Int = 1024,
+        logger: Logger = Logger(label: "issuer.postgres")
+    ) {
         precondition(size > 0, "a pool needs at least one connection")
+        precondition(timeout > .zero && maxWaiting >= 0, "a pool needs a positive timeout")
         self.size = size
+        self.timeout = timeout
+        self.maxWaiting = maxWaiting
         self.logger = logger
         self.threadPool = NIOThreadPool(numberOfThreads: size)
         self.threadPool.start()
-        self.state = Mutex(State(idle: (0..<size).map { _ in Connection(conninfo: conninfo) }))
+        let parameters = ConnectionParameters(conninfo: conninfo, statementTimeout: timeout)
+        self.state = Mutex(State(idle: (0..<size).map { _ in Connection(parameters: parameters) }))
     }
 
     /// The pool's current use.
@@ -68,14 +98,31 @@ public final class ConnectionPool: Sendable {
     /// `body` is synchronous on purpose: it may block, and nothing else runs on that connection
     /// until it returns. Put a whole unit of work (a transaction, a multi-statement read) in one
     /// body so that it costs one hop.
-    public func withConnection<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
-        let connection = try await acquire()
+    ///
+    /// With the `standard` time limit, the whole call (waiting, connecting, running `body`) ends
+    /// within `timeout`, with `PostgresError.unavailable` if the database has not answered.
+    public func withConnection<T: Sendable>(
+        timeLimit: TimeLimit = .standard, _ body: @escaping @Sendable (Connection) throws -> T
+    ) async throws -> T {
+        let deadline = ContinuousClock.now + timeout
+        let connection = try await acquire(until: deadline)
         defer { release(connection) }
         do {
-            return try await threadPool.runIfActive {
-                try connection.ensureConnected()
-                defer { connection.returnToIdle() }
-                return try body(connection)
+            switch timeLimit {
+            case .standard:
+                let token = connection.watch.begin()
+                let watchdog = Task {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    if !Task.isCancelled { connection.watch.expire(token) }
+                }
+                defer { watchdog.cancel() }
+                return try await threadPool.runIfActive {
+                    try connection.run(until: deadline, body)
+                }
+            case .unlimited:
+                return try await threadPool.runIfActive {
+                    try connection.runWithoutDeadline(connectingUntil: deadline, body)
+                }
             }
         } catch is NIOThreadPoolError.ThreadPoolInactive {
             throw PostgresError.poolClosed
@@ -116,38 +163,45 @@ public final class ConnectionPool: Sendable {
         try? await threadPool.shutdownGracefully()
     }
 
-    private func acquire() async throws -> Connection {
-        enum Decision { case ready(Connection), wait(UInt64), closed }
+    private func acquire(until deadline: ContinuousClock.Instant) async throws -> Connection {
+        enum Decision { case ready(Connection), wait(UInt64), full, closed }
+        let maxWaiting = self.maxWaiting
         let decision = state.withLock { state -> Decision in
             if state.closed { return .closed }
             if let connection = state.idle.popLast() {
                 state.inUse += 1
                 return .ready(connection)
             }
+            if state.waiters.count >= maxWaiting { return .full }
             state.nextWaiterID += 1
             return .wait(state.nextWaiterID)
         }
         switch decision {
         case .ready(let connection): return connection
         case .closed: throw PostgresError.poolClosed
+        case .full: throw PostgresError.unavailable("\(maxWaiting) calls already wait for a database connection")
         case .wait(let id):
+            let timer = Task {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                if !Task.isCancelled { self.expireWaiter(id) }
+            }
+            defer { timer.cancel() }
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    let resumeNow = state.withLock { state -> Connection?? in
-                        if state.closed { return .some(nil) }
+                    let resumeNow = state.withLock { state -> Result<Connection, PostgresError>? in
+                        if state.closed { return .failure(.poolClosed) }
                         // A connection may have come back between the two locks.
                         if let connection = state.idle.popLast() {
                             state.inUse += 1
-                            return .some(connection)
+                            return .success(connection)
                         }
+                        // Checked under the lock that `expireWaiter` takes, after its sleep: a
+                        // waiter added before the deadline is always found by its timer.
+                        if ContinuousClock.now >= deadline { return .failure(Self.waitExpired) }
                         state.waiters.append((id, continuation))
-                        return .none
+                        return nil
                     }
-                    switch resumeNow {
-                    case .none: break
-                    case .some(.none): continuation.resume(throwing: PostgresError.poolClosed)
-                    case .some(.some(let connection)): continuation.resume(returning: connection)
-                    }
+                    if let resumeNow { continuation.resume(with: resumeNow.mapError { $0 as any Error }) }
                 }
             } onCancel: {
                 let cancelled = state.withLock { state -> CheckedContinuation<Connection, any Error>? in
@@ -157,6 +211,16 @@ public final class ConnectionPool: Sendable {
                 cancelled?.resume(throwing: CancellationError())
             }
         }
+    }
+
+    private static let waitExpired = PostgresError.unavailable("no database connection came free within the deadline")
+
+    private func expireWaiter(_ id: UInt64) {
+        let expired = state.withLock { state -> CheckedContinuation<Connection, any Error>? in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: index).continuation
+        }
+        expired?.resume(throwing: Self.waitExpired)
     }
 
     private func release(_ connection: Connection) {

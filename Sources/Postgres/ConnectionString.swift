@@ -17,6 +17,21 @@ public enum ConnectionString {
         return nil
     }
 
+    /// The value `conninfo` gives `keyword`, if it names it, read by libpq's own parser (both
+    /// forms); nil for an unparsable string. Defaults and environment variables are not applied.
+    public static func value(of keyword: String, in conninfo: String) -> String? {
+        guard let parsed = PQconninfoParse(conninfo, nil) else { return nil }
+        defer { PQconninfoFree(parsed) }
+        var option = parsed
+        while let name = option.pointee.keyword {
+            if String(cString: name) == keyword, let value = option.pointee.val {
+                return String(cString: value)
+            }
+            option += 1
+        }
+        return nil
+    }
+
     /// libpq quotes the offending part of the input in double quotes.
     static func redactQuoted(_ message: String) -> String {
         var result = ""

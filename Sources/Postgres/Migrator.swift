@@ -33,7 +33,7 @@ public struct Migrator: Sendable {
     public func migrate(_ migrations: [Migration]) async throws -> [Migration] {
         let migrations = try Migration.ordered(migrations)
         let logger = self.logger
-        return try await pool.withConnection { connection in
+        return try await pool.withConnection(timeLimit: .unlimited) { connection in
             try Self.withLock(connection) {
                 let applied = try Self.appliedChecksums(connection)
                 try Self.verify(migrations, against: applied)
@@ -56,7 +56,7 @@ public struct Migrator: Sendable {
     /// Every known migration with when it was applied; refuses a changed applied file.
     public func status(_ migrations: [Migration]) async throws -> [Status] {
         let migrations = try Migration.ordered(migrations)
-        return try await pool.withConnection { connection in
+        return try await pool.withConnection(timeLimit: .unlimited) { connection in
             try Self.withLock(connection) {
             let rows = try connection.query("SELECT version, checksum, applied_at FROM schema_migrations").rows
             var applied: [Int: (String, Date)] = [:]

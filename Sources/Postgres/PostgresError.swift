@@ -24,8 +24,10 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .unavailable, .poolClosed: return true
         case .server(let state, _):
+            // A statement cancelled by the statement timeout (or an operator) means a database too
+            // slow or too locked to answer now: an outage to retry, like no answer at all.
             return (state.isConnectionException && state != .protocolViolation) || state == .adminShutdown
-                || state == .cannotConnectNow
+                || state == .cannotConnectNow || state == .queryCanceled
         default: return false
         }
     }

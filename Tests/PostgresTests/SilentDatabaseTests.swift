@@ -1,0 +1,155 @@
+import Foundation
+@testable import Postgres
+import Synchronization
+import Testing
+import TestSupport
+
+/// SPEC §7, "the database going silent": packets dropped, nothing refused. The proxy's kernel
+/// keeps acknowledging what the client sends, so only the pool's own deadline can notice.
+@Suite("A database that goes silent")
+struct SilentDatabaseTests {
+    @Test("calls on a silent database fail with unavailable within the deadline, and the same pool recovers")
+    func silentThenBack() async throws {
+        let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
+        defer { proxy.stop() }
+        let pool = ConnectionPool(conninfo: conninfo, size: 2, timeout: .seconds(1))
+        try await Self.openEveryConnection(pool)
+
+        proxy.freeze()
+        // The first two find an open link and block in libpq reading the answer; the next ones
+        // must open a new link, which the silent server never completes.
+        for _ in 0..<4 {
+            let outcome = await Outcome.of(within: 3) { try await pool.query("SELECT 1") }
+            #expect(outcome == .unavailable)
+        }
+
+        proxy.thaw()
+        let answer = try await pool.query("SELECT 42").single?.decode(Int.self, at: 0)
+        #expect(answer == 42)
+        try await Self.openEveryConnection(pool)
+        #expect(pool.statistics == .init(size: 2, inUse: 0, waiting: 0))
+        await pool.close()
+    }
+
+    @Test("waiting for a connection is bounded in number and in time")
+    func waitersAreBounded() async throws {
+        let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
+        defer { proxy.stop() }
+        let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .seconds(2), maxWaiting: 2)
+        try await pool.query("SELECT 1")
+
+        proxy.freeze()
+        let stuck = Task { await Outcome.of(within: 6) { try await pool.query("SELECT 1") } }
+        try await Self.until { pool.statistics.inUse == 1 }
+        let waiters = (0..<2).map { _ in Task { await Outcome.of(within: 6) { try await pool.query("SELECT 1") } } }
+        try await Self.until { pool.statistics.waiting == 2 }
+
+        // One more than the bound is refused at once: the two waiters are still there.
+        let refused = await Outcome.of(within: 6) { try await pool.query("SELECT 1") }
+        #expect(refused == .unavailable)
+        #expect(pool.statistics.waiting == 2)
+
+        // The held call and the waiters all end with the deadline instead of queueing for ever.
+        #expect(await stuck.value == .unavailable)
+        for waiter in waiters { #expect(await waiter.value == .unavailable) }
+        #expect(pool.statistics == .init(size: 1, inUse: 0, waiting: 0))
+
+        proxy.thaw()
+        #expect(try await pool.query("SELECT 7").single?.decode(Int.self, at: 0) == 7)
+        await pool.close()
+    }
+
+    @Test("every session has keepalives, tcp_user_timeout and a statement timeout; an operator's own values win")
+    func sessionSettings() async throws {
+        let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
+        defer { proxy.stop() }
+        let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .milliseconds(1500))
+        let ours = try await pool.withConnection { connection in
+            [
+                connection.setting("keepalives"), connection.setting("keepalives_idle"),
+                connection.setting("keepalives_interval"), connection.setting("keepalives_count"),
+                connection.setting("tcp_user_timeout"),
+                try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0),
+            ]
+        }
+        #expect(ours == ["1", "5", "1", "5", "10000", "1500ms"])
+        await pool.close()
+
+        // The URI form, with the operator's own keepalive and options (the fixed formats stay).
+        let user = try #require(ConnectionString.value(of: "user", in: conninfo))
+        let database = try #require(ConnectionString.value(of: "dbname", in: conninfo))
+        let uri = "postgresql://\(user)@127.0.0.1:\(proxy.port)/\(database)"
+            + "?keepalives_idle=30&options=-c%20work_mem%3D8MB%20-c%20statement_timeout%3D7s"
+        let operatorPool = ConnectionPool(conninfo: uri, size: 1)
+        let theirs = try await operatorPool.withConnection { connection in
+            [
+                connection.setting("keepalives_idle"), connection.setting("tcp_user_timeout"),
+                try connection.query("SHOW work_mem").single?.decode(String.self, at: 0),
+                try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0),
+                try connection.query("SHOW DateStyle").single?.decode(String.self, at: 0),
+            ]
+        }
+        #expect(theirs == ["30", "10000", "8MB", "7s", "ISO, MDY"])
+        await operatorPool.close()
+    }
+
+    @Test("the server cancels a statement past the timeout; an unlimited call (a migration) is not cut")
+    func statementTimeout() async throws {
+        let pool = ConnectionPool(conninfo: try await TestCluster.freshDatabase(), size: 1, timeout: .milliseconds(500))
+        let slow = await Outcome.of(within: 5) { try await pool.query("SELECT pg_sleep(3)") }
+        #expect(slow == .unavailable)
+
+        let unlimited = try await pool.withConnection(timeLimit: .unlimited) { connection in
+            try connection.query("SELECT pg_sleep(1)")
+            return try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0)
+        }
+        #expect(unlimited == "0")
+        // The next caller of that connection has the timeout again.
+        #expect(try await pool.query("SHOW statement_timeout").single?.decode(String.self, at: 0) == "500ms")
+        await pool.close()
+    }
+
+    /// Uses every connection of the pool at once, so each has an open link.
+    static func openEveryConnection(_ pool: ConnectionPool) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<(pool.size * 3) { group.addTask { try await pool.query("SELECT pg_sleep(0.05)") } }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Waits (without a time assertion) for a condition that the code under test makes true soon.
+    static func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<400 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(condition())
+    }
+}
+
+/// How a call ended, or that it had not within a bound: a call stuck in libpq never returns, so
+/// the test must not wait for it (a task group would).
+enum Outcome: Equatable, Sendable {
+    case answered, unavailable, other(String), noAnswerInTime
+
+    static func of(within seconds: Double, _ body: @escaping @Sendable () async throws -> Void) async -> Outcome {
+        let slot = Mutex<CheckedContinuation<Outcome, Never>?>(nil)
+        return await withCheckedContinuation { continuation in
+            slot.withLock { $0 = continuation }
+            let finish: @Sendable (Outcome) -> Void = { outcome in
+                slot.withLock { $0.take() }?.resume(returning: outcome)
+            }
+            Task {
+                do {
+                    try await body()
+                    finish(.answered)
+                } catch let error as PostgresError {
+                    finish(error.isUnavailable ? .unavailable : .other("\(error)"))
+                } catch {
+                    finish(.other("\(error)"))
+                }
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                finish(.noAnswerInTime)
+            }
+        }
+    }
+}
