@@ -8,7 +8,8 @@ import Postgres
 public func buildApplication(_ dependencies: IssuerDependencies) -> some ApplicationProtocol {
     let configuration = dependencies.configuration
     let keys = KeyRingMonitor(
-        store: KeyRingStore(directory: configuration.keysDirectory), clock: dependencies.clock, logger: dependencies.logger)
+        store: KeyRingStore(directory: configuration.keysDirectory), clock: dependencies.clock, logger: dependencies.logger,
+        signerTiming: SignerTiming(configuration: configuration))
     keys.reload()
     let router = buildRouter(dependencies, keys: keys)
     return Application(

@@ -76,6 +76,56 @@ import TestSupport
         }
     }
 
+    /// SPEC §5: a CLI whose environment lacks the servers' TTLs (here: the 3600 s default against
+    /// servers issuing 24-hour tokens) must not unpublish a key whose tokens may still be valid.
+    @Test(arguments: [true, false])
+    func pruneHonoursTheServersRecordedTokenLifetime(recordedBeforeRotation: Bool) throws {
+        try KeyFixtures.withTemporaryDirectory { directory in
+            let clock = ManualClock()
+            let rotation = Self.rotation(directory, clock)
+            let store = rotation.store
+            _ = try rotation.initialize()
+            let servers = SignerTiming(longestTokenLifetime: 86_400, reloadInterval: 30)
+            if recordedBeforeRotation { _ = try store.recordSignerTiming(servers) }
+            clock.advance(by: 360)
+            let rotatedAt = clock.now
+            let retired = try rotation.rotate().retired
+            // A server that loaded the old ring just before the rotation records only now.
+            if !recordedBeforeRotation { _ = try store.recordSignerTiming(servers) }
+            let needed = rotatedAt.addingTimeInterval(30 + 86_400 + 300 + 60)
+
+            // Long past what the CLI's own policy (5 + 3600 + 360 s) would allow.
+            clock.set(rotatedAt.addingTimeInterval(3965 + 60))
+            let early = try rotation.prune()
+            #expect(early.removed.isEmpty)
+            #expect(early.message.contains(needed.ISO8601Format()))
+            #expect(try store.load().retired.first?.publishedUntil == needed)
+            #expect(try store.load().jwks(at: clock.now).keys.compactMap(\.kid).contains(retired.kid), "still in the JWKS")
+
+            clock.set(needed)
+            #expect(try rotation.prune().removed.map(\.kid) == [retired.kid])
+            #expect(try store.load().signerTiming == servers, "rotate and prune keep the record")
+        }
+    }
+
+    @Test func pruneAlsoHonoursItsOwnLongerPolicy() throws {
+        try KeyFixtures.withTemporaryDirectory { directory in
+            let clock = ManualClock()
+            let rotation = Self.rotation(directory, clock)
+            _ = try rotation.initialize()
+            clock.advance(by: 360)
+            let rotatedAt = clock.now
+            let retired = try rotation.rotate().retired
+            // The servers could not record (a read-only volume); the CLI knows their 24-hour TTL.
+            let informed = KeyRotation(
+                store: rotation.store, policy: KeyRotationPolicy(longestTokenLifetime: 86_400, reloadInterval: 5), clock: clock)
+            clock.set(rotatedAt.addingTimeInterval(3965))
+            #expect(try informed.prune().removed.isEmpty)
+            clock.set(rotatedAt.addingTimeInterval(5 + 86_400 + 360))
+            #expect(try informed.prune().removed.map(\.kid) == [retired.kid])
+        }
+    }
+
     @Test func forcedRotationAndPruneWarnAboutWhatTheyRisk() throws {
         try KeyFixtures.withTemporaryDirectory { directory in
             let clock = ManualClock()

@@ -33,6 +33,59 @@ struct KeyRingMonitorTests {
         try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
     }
 
+    @Test("a ring that vanishes or reads empty under the server is a failed load: the previous ring stays (SPEC §7)",
+          arguments: ["directory removed", "ring.json removed", "ring.json without keys"])
+    func vanishedRing(how: String) throws {
+        let directory = try TestKeyRing.make()
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let store = KeyRingStore(directory: directory)
+        let monitor = KeyRingMonitor(store: store, clock: SystemClock(), logger: Logger(label: "test"))
+        #expect(monitor.reload() == nil)
+        let before = monitor.current
+        #expect(before.ring.active != nil)
+
+        switch how {
+        case "directory removed": try FileManager.default.removeItem(at: directory)
+        case "ring.json removed": try FileManager.default.removeItem(atPath: store.stateFilePath)
+        default: try Data(#"{"version": 1, "keys": []}"#.utf8).write(to: URL(fileURLWithPath: store.stateFilePath))
+        }
+        let error = monitor.reload()
+        #expect((error as? KeyRingError) == .disappeared(directory: directory.path))
+        #expect(monitor.current.ring.active?.kid == before.ring.active?.kid)
+        #expect(monitor.current.publishedKids == before.publishedKids)
+        #expect(monitor.current.jwksBody == before.jwksBody)
+        // Still refused on the next tick, not accepted once the "change" has been seen.
+        #expect(monitor.reload() != nil)
+        #expect(monitor.current.ring.active?.kid == before.ring.active?.kid)
+    }
+
+    @Test("before any ring is in use, an empty directory is simply the empty ring")
+    func emptyAtStart() throws {
+        let directory = TestDirectories.make("no-keys")
+        let monitor = KeyRingMonitor(store: KeyRingStore(directory: directory), clock: SystemClock(), logger: Logger(label: "test"))
+        #expect(monitor.reload() == nil)
+        #expect(monitor.current.ring.isEmpty)
+    }
+
+    @Test("the server records its token lifetime in the ring before signing with it; the record only grows (SPEC §5)")
+    func recordsSignerTiming() throws {
+        let directory = try TestKeyRing.make()
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let store = KeyRingStore(directory: directory)
+        #expect(try store.load().signerTiming == nil)
+        let long = SignerTiming(longestTokenLifetime: 86_400, reloadInterval: 30)
+        let monitor = KeyRingMonitor(store: store, clock: SystemClock(), logger: Logger(label: "test"), signerTiming: long)
+        #expect(monitor.reload() == nil)
+        #expect(try store.load().signerTiming == long)
+        #expect(monitor.current.ring.signerTiming == long)
+
+        let short = KeyRingMonitor(
+            store: store, clock: SystemClock(), logger: Logger(label: "test"),
+            signerTiming: SignerTiming(longestTokenLifetime: 600, reloadInterval: 60))
+        #expect(short.reload() == nil)
+        #expect(try store.load().signerTiming == SignerTiming(longestTokenLifetime: 86_400, reloadInterval: 60))
+    }
+
     @Test("an unchanged ring is not re-parsed, and the JWKS bytes stay identical")
     func unchanged() throws {
         let directory = try TestKeyRing.make()
@@ -49,6 +102,6 @@ struct KeyRingMonitorTests {
         ("\"abc\"", true), ("W/\"abc\"", true), ("\"x\", \"abc\"", true), ("*", true), ("\"abcd\"", false), ("abc", false),
     ])
     func ifNoneMatch(header: String, matches: Bool) {
-        #expect(JWKSEndpoint<IssuerRequestContext>.matches(header, etag: "\"abc\"") == matches)
+        #expect(JWKSEndpoint.matches(header, etag: "\"abc\"") == matches)
     }
 }

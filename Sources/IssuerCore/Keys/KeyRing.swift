@@ -9,13 +9,20 @@ import JOSE
 /// other shape, so holding a `KeyRing` means holding a valid one.
 public struct KeyRing: Sendable {
     /// The ring before `issuer keys init`: no keys, nothing to sign with, nothing to publish (SPEC §5).
-    public static let empty = KeyRing(validated: [])
+    public static let empty = KeyRing(validated: [], signerTiming: nil)
 
     /// Every key: the active key first, then the next key, then retired keys, most recently retired first (SPEC §5).
     public let keys: [SigningKey]
 
+    /// The longest token lifetime and reload interval of the servers that sign with this ring, as
+    /// they recorded it; `nil` until a server has (see ``SignerTiming``, SPEC §5).
+    public let signerTiming: SignerTiming?
+
     /// Checks the SPEC §5 invariants and orders the keys; throws a ``KeyRingError`` naming the first violation.
-    public init(keys: [SigningKey]) throws {
+    ///
+    /// With `signerTiming`, every retired key's `publishedUntil` is at least what that timing
+    /// implies from its `retiredAt`, whoever computed the stored date and with whatever TTLs.
+    public init(keys: [SigningKey], signerTiming: SignerTiming? = nil) throws {
         var seen = Set<String>()
         for key in keys where !seen.insert(key.kid).inserted {
             throw KeyRingError.duplicateKid(key.kid)
@@ -43,10 +50,11 @@ public struct KeyRing: Sendable {
                 }
             }
         }
-        self.init(validated: keys)
+        self.init(validated: keys, signerTiming: signerTiming)
     }
 
-    private init(validated keys: [SigningKey]) {
+    private init(validated keys: [SigningKey], signerTiming: SignerTiming?) {
+        self.signerTiming = signerTiming
         let rank: (KeyState) -> Int = { state in
             switch state {
             case .active: 0
@@ -54,6 +62,7 @@ public struct KeyRing: Sendable {
             case .retired: 2
             }
         }
+        let keys = signerTiming.map { timing in keys.map { $0.publishedAtLeast(per: timing.policy) } } ?? keys
         self.keys = keys.sorted { a, b in
             if a.state != b.state { return rank(a.state) < rank(b.state) }
             return (a.retiredAt ?? .distantPast) > (b.retiredAt ?? .distantPast)

@@ -1,7 +1,8 @@
 /// Why a key ring is not valid (SPEC §5). A server that gets one keeps its previous ring and logs
 /// this; the CLI prints it as its one-line reason, so each case says what is wrong and where.
 ///
-/// Never thrown for an empty or missing ring directory: that is ``KeyRing/empty``.
+/// Loading never throws for an empty or missing ring directory: that is ``KeyRing/empty``; only
+/// a server already signing with a ring refuses it, as ``disappeared(directory:)``.
 public enum KeyRingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A non-empty ring without an active key would leave nothing to sign with.
     case noActiveKey
@@ -27,6 +28,9 @@ public enum KeyRingError: Error, Sendable, Equatable, CustomStringConvertible {
     case kidMismatch(kid: String, thumbprint: String, path: String)
     /// A file system operation failed.
     case io(operation: String, path: String, detail: String)
+    /// The ring reads as missing or empty under a server that has one in use (an unmounted
+    /// volume, a deleted `ring.json`): a failed load, not a request to stop signing (SPEC §7).
+    case disappeared(directory: String)
 
     /// One line an operator can act on (SPEC §6).
     public var description: String {
@@ -55,6 +59,8 @@ public enum KeyRingError: Error, Sendable, Equatable, CustomStringConvertible {
             "invalid key ring: \(path) holds the key with thumbprint \(thumbprint), not \(kid)"
         case .io(let operation, let path, let detail):
             "key ring: cannot \(operation) \(path): \(detail)"
+        case .disappeared(let directory):
+            "key ring: \(directory) is missing or holds no ring, but a ring is in use (an unmounted volume?)"
         }
     }
 }

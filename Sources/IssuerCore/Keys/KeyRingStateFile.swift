@@ -9,6 +9,9 @@ struct KeyRingStateFile: Codable {
 
     var version: Int
     var keys: [Entry]
+    /// Optional, so version 1 files written before it existed still load, and binaries that
+    /// predate it still read the ring (they ignore it: see ``SignerTiming``).
+    var signers: SignerTiming?
 
     struct Entry: Codable {
         var kid: String
@@ -26,6 +29,7 @@ struct KeyRingStateFile: Codable {
                 kid: $0.kid, state: $0.state, createdAt: $0.createdAt, activatedAt: $0.activatedAt,
                 retiredAt: $0.retiredAt, publishedUntil: $0.publishedUntil)
         }
+        signers = ring.signerTiming
     }
 
     /// Whole-second ISO 8601 in UTC: readable in an editor and stable across encode/decode.

@@ -85,7 +85,7 @@ public struct KeyRingStore: Sendable {
             }
             return key
         }
-        return try KeyRing(keys: keys)
+        return try KeyRing(keys: keys, signerTiming: state.signers)
     }
 
     /// Runs one read-modify-write of the ring under an exclusive lock on the directory.
@@ -101,7 +101,9 @@ public struct KeyRingStore: Sendable {
             let current = try load()
             let (updated, result) = try body(current)
             if let updated {
-                try persist(updated, replacing: current)
+                // The recorded timing only grows, whatever the body did with it (SignerTiming).
+                let kept = current.signerTiming.map { $0.merged(with: updated.signerTiming) } ?? updated.signerTiming
+                try persist(try KeyRing(keys: updated.keys, signerTiming: kept), replacing: current)
             }
             return result
         }

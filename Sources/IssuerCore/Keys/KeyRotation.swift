@@ -55,7 +55,7 @@ public struct KeyRotation: Sendable {
             }
             if ring.next == nil {
                 let next = try generateKey(state: .next, at: now)
-                let updated = try KeyRing(keys: ring.keys + [next])
+                let updated = try KeyRing(keys: ring.keys + [next], signerTiming: ring.signerTiming)
                 return (updated, KeyInitialization(
                     ring: updated, created: [next],
                     message: "the ring had no next key: created next key \(next.kid), promotable from \(policy.promotableAt(createdAt: now).ISO8601Format())"))
@@ -93,7 +93,7 @@ public struct KeyRotation: Sendable {
             }
             guard let next = ring.next else {
                 let next = try generateKey(state: .next, at: now)
-                let updated = try KeyRing(keys: ring.keys + [next])
+                let updated = try KeyRing(keys: ring.keys + [next], signerTiming: ring.signerTiming)
                 return (updated, .skipped(reason: "active key \(active.kid) is due for rotation but the ring had no next key: created next key \(next.kid), promotable from \(policy.promotableAt(createdAt: now).ISO8601Format())"))
             }
             let allowedAt = policy.promotableAt(createdAt: next.createdAt)
@@ -127,29 +127,41 @@ public struct KeyRotation: Sendable {
         }
         let retired = active.retired(at: now, publishedUntil: policy.publishedUntil(retiredAt: now))
         let newNext = try generateKey(state: .next, at: now)
-        let updated = try KeyRing(keys: [promoted, newNext, retired] + ring.retired)
+        let updated = try KeyRing(keys: [promoted, newNext, retired] + ring.retired, signerTiming: ring.signerTiming)
+        // The ring may have lengthened the window to what the servers recorded (SignerTiming).
+        let recorded = updated.key(kid: retired.kid) ?? retired
         return CompletedRotation(
-            ring: updated, promoted: promoted, retired: retired, next: newNext, warning: warning,
-            message: "rotated: \(promoted.kid) is now active; \(retired.kid) retired, published until \(policy.publishedUntil(retiredAt: now).ISO8601Format()); new next key \(newNext.kid)")
+            ring: updated, promoted: promoted, retired: recorded, next: newNext, warning: warning,
+            message: "rotated: \(promoted.kid) is now active; \(retired.kid) retired, published until \((recorded.publishedUntil ?? now).ISO8601Format()); new next key \(newNext.kid)")
     }
 
-    /// `issuer keys prune` (SPEC §5): removes retired keys whose `publishedUntil` has passed; with
-    /// `force`, every retired key, with a warning naming the tokens that will stop verifying.
+    /// When prune may remove the retired `key` (SPEC §5): not before its `publishedUntil` (which
+    /// the ring already lengthened to what the servers recorded, see ``SignerTiming``), nor before
+    /// what this command's own policy asks, whichever is later. Neither source alone is trusted
+    /// to know the servers' token lifetimes.
+    public func prunableAt(_ key: SigningKey) -> Date? {
+        guard key.state == .retired, let retiredAt = key.retiredAt, let publishedUntil = key.publishedUntil else { return nil }
+        return max(publishedUntil, policy.publishedUntil(retiredAt: retiredAt))
+    }
+
+    /// `issuer keys prune` (SPEC §5): removes retired keys whose ``prunableAt(_:)`` has passed;
+    /// with `force`, every retired key, with a warning naming the tokens that will stop verifying.
     public func prune(force: Bool = false) throws -> KeyPruning {
         try store.modify { ring in
             let now = self.now
             let retired = ring.retired
-            let removed = retired.filter { force || !$0.isPublished(at: now) }
+            let isDue = { (key: SigningKey) in prunableAt(key).map { now >= $0 } ?? false }
+            let removed = retired.filter { force || isDue($0) }
             guard !removed.isEmpty else {
-                let upcoming = retired.compactMap(\.publishedUntil).min()
+                let upcoming = retired.compactMap(prunableAt).min()
                 let message = upcoming.map { "nothing to prune: the first retired key may be pruned from \($0.ISO8601Format()) (in \(ReadableInterval($0.timeIntervalSince(now))))" }
                     ?? "nothing to prune: no retired keys"
                 return (nil, KeyPruning(ring: ring, removed: [], warning: nil, message: message))
             }
-            let early = removed.filter { $0.isPublished(at: now) }
-            let warning = early.isEmpty ? nil : "forced prune: removed \(early.map(\.kid).joined(separator: ", ")) before \(early.compactMap(\.publishedUntil).max()!.ISO8601Format()); tokens they signed that are still within their lifetime will stop verifying"
+            let early = removed.filter { !isDue($0) }
+            let warning = early.isEmpty ? nil : "forced prune: removed \(early.map(\.kid).joined(separator: ", ")) before \(early.compactMap(prunableAt).max()!.ISO8601Format()); tokens they signed that are still within their lifetime will stop verifying"
             let removedKids = Set(removed.map(\.kid))
-            let updated = try KeyRing(keys: ring.keys.filter { !removedKids.contains($0.kid) })
+            let updated = try KeyRing(keys: ring.keys.filter { !removedKids.contains($0.kid) }, signerTiming: ring.signerTiming)
             return (updated, KeyPruning(
                 ring: updated, removed: removed, warning: warning,
                 message: "pruned \(removed.count) retired key(s): \(removed.map(\.kid).joined(separator: ", "))"))

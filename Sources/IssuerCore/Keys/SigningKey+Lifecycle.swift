@@ -12,4 +12,12 @@ extension SigningKey {
             privateKey: privateKey, state: .retired, createdAt: createdAt,
             activatedAt: activatedAt, retiredAt: date, publishedUntil: publishedUntil)
     }
+
+    /// For a retired key, the same key published at least as long as `policy` asks from its
+    /// `retiredAt` (SPEC §5); any other key unchanged.
+    func publishedAtLeast(per policy: KeyRotationPolicy) -> SigningKey {
+        guard state == .retired, let retiredAt, let publishedUntil else { return self }
+        let required = policy.publishedUntil(retiredAt: retiredAt)
+        return required > publishedUntil ? retired(at: retiredAt, publishedUntil: required) : self
+    }
 }

@@ -7,7 +7,13 @@ import Synchronization
 
 /// Keeps the server's view of the key ring current (SPEC §5): re-reads `ISSUER_KEYS_DIR` every
 /// `ISSUER_KEYS_RELOAD_SECONDS` and at once on SIGHUP, swaps the new ring in atomically, and
-/// keeps the previous ring (with an error in the log) when the directory holds an invalid one.
+/// keeps the previous ring (with an error in the log) when the directory holds an invalid one —
+/// or none at all while a ring is in use (SPEC §7: an unmounted volume is a failed load, not an
+/// instruction to stop signing and empty the JWKS).
+///
+/// Before it signs with a ring it records this server's ``SignerTiming`` in it (when the ring
+/// does not already cover it), so that `issuer keys prune` run anywhere keeps retired keys
+/// published for as long as this server's tokens live (SPEC §5).
 ///
 /// Readers take the current `PublishedKeys` with one uncontended lock and never wait on a
 /// reload; signing happens outside any lock.
@@ -15,14 +21,17 @@ final class KeyRingMonitor: Sendable {
     private let store: KeyRingStore
     private let clock: any IssuerCore.Clock
     private let logger: Logger
+    private let signerTiming: SignerTiming?
     private let state: Mutex<PublishedKeys>
     /// The bytes of the state file behind the current ring, to skip re-parsing unchanged rings.
     private let lastStateFile = Mutex<Data?>(nil)
 
-    init(store: KeyRingStore, clock: any IssuerCore.Clock, logger: Logger) {
+    /// `signerTiming`: this server's token lifetime and reload interval, recorded in the ring; `nil` records nothing.
+    init(store: KeyRingStore, clock: any IssuerCore.Clock, logger: Logger, signerTiming: SignerTiming? = nil) {
         self.store = store
         self.clock = clock
         self.logger = logger
+        self.signerTiming = signerTiming
         self.state = Mutex(.empty)
     }
 
@@ -41,13 +50,26 @@ final class KeyRingMonitor: Sendable {
             return nil
         }
         do {
-            let ring = try store.load()
+            var ring = try refusingDisappearance(try store.load())
+            var loadedStateFile = stateFile
+            if let signerTiming, !ring.isEmpty, !(ring.signerTiming?.covers(signerTiming) ?? false) {
+                do {
+                    ring = try refusingDisappearance(try store.recordSignerTiming(signerTiming))
+                    // The file changed under our hands: the next reload re-reads it.
+                    loadedStateFile = nil
+                } catch let error as KeyRingError {
+                    if case .disappeared = error { throw error }
+                    logger.warning("cannot record this server's token lifetime in the key ring; `issuer keys prune` must then be run with this server's ISSUER_ACCESS_TOKEN_TTL, ISSUER_ID_TOKEN_TTL and ISSUER_KEYS_RELOAD_SECONDS", metadata: [
+                        "error": "\(error)", "directory": "\(store.directory.path)",
+                    ])
+                }
+            }
             let published = PublishedKeys(ring: ring, at: now)
             let previous = state.withLock { state in
                 defer { state = published }
                 return state
             }
-            lastStateFile.withLock { $0 = stateFile }
+            lastStateFile.withLock { $0 = loadedStateFile }
             if previous.publishedKids != published.publishedKids || previous.ring.active?.kid != ring.active?.kid {
                 logger.info("key ring loaded", metadata: [
                     "active": "\(ring.active?.kid ?? "none")", "next": "\(ring.next?.kid ?? "none")",
@@ -59,6 +81,15 @@ final class KeyRingMonitor: Sendable {
             logger.error("key ring rejected; keeping the previous one", metadata: ["error": "\(error)", "directory": "\(store.directory.path)"])
             return error
         }
+    }
+
+    /// An empty read while a ring is in use is a failed load (SPEC §7); before any ring is, it is
+    /// just the ring before `issuer keys init`.
+    private func refusingDisappearance(_ ring: KeyRing) throws -> KeyRing {
+        if ring.isEmpty, !current.ring.isEmpty {
+            throw KeyRingError.disappeared(directory: store.directory.path)
+        }
+        return ring
     }
 
     private func republishIfDue(at now: Date) {
