@@ -43,7 +43,7 @@ struct SignCommand: ParsableCommand {
         let minter = TokenMinter(issuer: "http://127.0.0.1:8080", audience: "clanboards-mobile", accessTokenTTL: 3600, idTokenTTL: 3600)
         let issuance = TokenIssuance(
             subject: UUID().uuidString.lowercased(), clientID: "clanboards-mobile", scopes: ["email", "profile"],
-            sessionID: UUID().uuidString.lowercased(), authTime: Date(),
+            sessionID: UUID().uuidString.lowercased(), authTime: Date(), sessionExpiresAt: Date().addingTimeInterval(86_400),
             profile: .init(email: "bench@privaterelay.appleid.com", emailVerified: true, name: "Bench Mark"))
         let mint: @Sendable () -> Void = {
             // `try!`: a failure here is a broken benchmark, not a result to report.

@@ -33,6 +33,9 @@ public struct Configuration: Sendable {
     public var appleAuthorizeURL: URL
     /// ISSUER_APPLE_REQUIRE_NONCE: refuse an exchange that carries no nonce.
     public var appleRequireNonce: Bool
+    /// ISSUER_APPLE_ACCEPT_UNHASHED_NONCE: also accept a token whose `nonce` claim is the raw
+    /// nonce (SPEC §3.1; weaker, since the claim is readable in a stolen token).
+    public var appleAcceptUnhashedNonce: Bool
     /// ISSUER_ACCESS_TOKEN_TTL: access token lifetime in seconds.
     public var accessTokenTTL: Int
     /// ISSUER_ID_TOKEN_TTL: ID token lifetime in seconds.
@@ -113,6 +116,7 @@ public struct Configuration: Sendable {
         appleJWKSURL = try reader.url("ISSUER_APPLE_JWKS_URL", default: "https://appleid.apple.com/auth/keys")
         appleAuthorizeURL = try reader.url("ISSUER_APPLE_AUTHORIZE_URL", default: "https://appleid.apple.com/auth/authorize")
         appleRequireNonce = try reader.bool("ISSUER_APPLE_REQUIRE_NONCE", default: false)
+        appleAcceptUnhashedNonce = try reader.bool("ISSUER_APPLE_ACCEPT_UNHASHED_NONCE", default: false)
         accessTokenTTL = try reader.positiveInt("ISSUER_ACCESS_TOKEN_TTL", default: 3600)
         idTokenTTL = try reader.positiveInt("ISSUER_ID_TOKEN_TTL", default: 3600)
         refreshTokenTTL = try reader.positiveInt("ISSUER_REFRESH_TOKEN_TTL", default: 2_592_000)
@@ -138,7 +142,7 @@ public struct Configuration: Sendable {
             rateLimit = nil
         } else {
             guard let limit = RateLimit(rateLimitText) else {
-                throw reader.invalid("ISSUER_RATE_LIMIT", "must be 'off' or like '20/s burst 40'")
+                throw reader.invalid("ISSUER_RATE_LIMIT", "must be 'off' or like '20/s burst 40' (a rate from 1/day to 1000000/s, a burst up to 1000000)")
             }
             rateLimit = limit
         }

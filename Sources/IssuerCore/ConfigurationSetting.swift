@@ -23,6 +23,7 @@ public struct ConfigurationSetting: Sendable, Hashable {
         .init("ISSUER_KEYS_DIR"), .init("ISSUER_KEYS_RELOAD_SECONDS"), .init("ISSUER_AUDIENCE"),
         .init("ISSUER_CLIENTS_FILE"), .init("ISSUER_APPLE_CLIENT_IDS"), .init("ISSUER_APPLE_SERVICES_ID"),
         .init("ISSUER_APPLE_JWKS_URL"), .init("ISSUER_APPLE_AUTHORIZE_URL"), .init("ISSUER_APPLE_REQUIRE_NONCE"),
+        .init("ISSUER_APPLE_ACCEPT_UNHASHED_NONCE"),
         .init("ISSUER_ACCESS_TOKEN_TTL"), .init("ISSUER_ID_TOKEN_TTL"), .init("ISSUER_REFRESH_TOKEN_TTL"),
         .init("ISSUER_SESSION_MAX_AGE"), .init("ISSUER_REFRESH_REUSE_GRACE"), .init("ISSUER_SECRET", secret: true),
         .init("ISSUER_MIGRATIONS_DIR"), .init("ISSUER_TRUSTED_PROXIES"), .init("ISSUER_RATE_LIMIT"),

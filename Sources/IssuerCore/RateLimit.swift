@@ -6,13 +6,24 @@ public struct RateLimit: Sendable, Equatable {
     /// Bucket capacity: how many requests may arrive at once after a quiet spell.
     public var burst: Int
 
-    /// The rate already in per-second terms; `init?(_:)` parses SPEC §2's syntax.
+    /// The slowest rate accepted: one request a day. Below it the wait before the next request
+    /// (`Retry-After`, whole seconds) stops being a number a client or an `Int` can hold
+    /// (`1e-300/s` once parsed and then trapped on the first 429).
+    public static let minimumPerSecond = 1.0 / 86_400
+    /// The fastest rate and the largest burst accepted; beyond them the limit is no limit.
+    public static let maximumPerSecond = 1_000_000.0
+    /// See `maximumPerSecond`.
+    public static let maximumBurst = 1_000_000
+
+    /// The rate already in per-second terms; `init?(_:)` parses SPEC §2's syntax and enforces the
+    /// bounds above.
     public init(perSecond: Double, burst: Int) {
         self.perSecond = perSecond
         self.burst = burst
     }
 
-    /// Parses `20/s burst 40`, `20/s` (burst = rate) or `600/m burst 40`.
+    /// Parses `20/s burst 40`, `20/s` (burst = rate) or `600/m burst 40`; nil for anything
+    /// else, including rates and bursts outside the representable bounds.
     public init?(_ text: String) {
         let words = text.split(separator: " ", omittingEmptySubsequences: true)
         guard words.count == 1 || (words.count == 3 && words[1].lowercased() == "burst") else { return nil }
@@ -25,13 +36,15 @@ public struct RateLimit: Sendable, Equatable {
         case "h": seconds = 3600
         default: return nil
         }
+        let perSecond = count / seconds
+        guard perSecond >= Self.minimumPerSecond, perSecond <= Self.maximumPerSecond else { return nil }
         let burst: Int
         if words.count == 3 {
-            guard let value = Int(words[2]), value > 0 else { return nil }
+            guard let value = Int(words[2]), value > 0, value <= Self.maximumBurst else { return nil }
             burst = value
         } else {
             burst = max(1, Int(count.rounded(.up)))
         }
-        self.init(perSecond: count / seconds, burst: burst)
+        self.init(perSecond: perSecond, burst: burst)
     }
 }

@@ -1,6 +1,7 @@
 import Hummingbird
 import IssuerCore
 import Logging
+import NIOCore
 import Postgres
 
 /// Builds the issuer's HTTP application from its dependencies. `issuer serve` runs it; tests
@@ -12,8 +13,13 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         signerTiming: SignerTiming(configuration: configuration))
     keys.reload()
     let router = buildRouter(dependencies, keys: keys)
+    let requestTimeout = dependencies.requestReadTimeout
     return Application(
         router: router,
+        // SPEC §7: a connection that sends no complete request within 30 s (a slow trickle
+        // included) is closed; the idle timeout alone would be reset by every trickled byte.
+        server: .http1(configuration: .init(
+            additionalChannelHandlers: [RequestReadTimeoutHandler(limit: requestTimeout)], idleTimeout: requestTimeout)),
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "issuer"),
@@ -25,27 +31,22 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         logger: dependencies.logger)
 }
 
-/// The routes and middleware. Operations endpoints sit at the root; everything else under the
-/// path of `ISSUER_URL` (SPEC §3).
+/// The routes and middleware. Every route and every policy that depends on the route comes from
+/// one table (`Route`); operations endpoints sit at the root, everything else under the path of
+/// `ISSUER_URL` (SPEC §3).
 func buildRouter(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) -> Router<IssuerRequestContext> {
     let configuration = dependencies.configuration
-    let prefix = configuration.pathPrefix
-    let router = Router(context: IssuerRequestContext.self)
+    let table = RouteTable(prefix: configuration.pathPrefix)
+    let router = Router(context: IssuerRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: dependencies.metrics))
-    router.add(middleware: OAuthErrorMiddleware(
-        prefixes: ["/oauth2/", "/auth/", "/userinfo", "/account"].map { prefix + $0 },
-        methods: [
-            "/oauth2/token": [.post], "/oauth2/revoke": [.post], "/auth/apple/exchange": [.post],
-            "/userinfo": [.get, .post], "/oauth2/jwks.json": [.get],
-        ].reduce(into: [:]) { $0[prefix + $1.key] = $1.value }))
+    router.add(middleware: RouteResolutionMiddleware(table: table, trustedProxies: configuration.trustedProxies))
+    router.add(middleware: OAuthErrorMiddleware(table: table))
     if let limit = configuration.rateLimit {
-        router.add(middleware: RateLimitMiddleware(
-            limiter: RateLimiter(limit: limit, clock: dependencies.clock),
-            paths: Set(["/auth/apple/exchange", "/oauth2/token", "/oauth2/revoke", "/oauth2/authorize", "/auth/apple/callback"].map { prefix + $0 }),
-            trustedProxies: configuration.trustedProxies))
+        router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit: limit, clock: dependencies.clock)))
     }
 
+    let routes = RouteRegistrar(router: router, table: table)
     OperationsEndpoints(
         readiness: Readiness(checks: [
             .database(dependencies.pool),
@@ -53,22 +54,19 @@ func buildRouter(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) -> Ro
         ]),
         metrics: dependencies.metrics,
         pool: dependencies.pool
-    ).register(on: router)
+    ).register(on: routes)
 
     let services = IssuerServices(dependencies, keys: keys)
-    JWKSEndpoint(monitor: keys).register(on: router, prefix: prefix)
-    AppleExchangeEndpoint(exchange: services.appleExchange, trustedProxies: configuration.trustedProxies, metrics: dependencies.metrics)
-        .register(on: router, prefix: prefix)
-    TokenEndpoint(
-        exchange: services.appleExchange, refresh: services.refresh, trustedProxies: configuration.trustedProxies,
-        metrics: dependencies.metrics
-    ).register(on: router, prefix: prefix)
-    RevocationEndpoint(revocation: services.revocation).register(on: router, prefix: prefix)
-    UserInfoEndpoint(service: services.userInfo).register(on: router, prefix: prefix)
+    JWKSEndpoint(monitor: keys).register(on: routes)
+    AppleExchangeEndpoint(exchange: services.appleExchange, metrics: dependencies.metrics).register(on: routes)
+    TokenEndpoint(exchange: services.appleExchange, refresh: services.refresh, metrics: dependencies.metrics)
+        .register(on: routes)
+    RevocationEndpoint(revocation: services.revocation).register(on: routes)
+    UserInfoEndpoint(service: services.userInfo).register(on: routes)
+    // Last, so that it advertises exactly what was registered above.
     DiscoveryEndpoint(document: DiscoveryDocument(
-        configuration: configuration,
-        served: .init(
-            appleExchange: true, tokenEndpoint: true, grantTypes: TokenEndpoint.grantTypes, revocation: true, userinfo: true))
-    ).register(on: router, prefix: prefix)
+        configuration: configuration, served: routes.served + [.openIDConfiguration, .authorizationServerMetadata],
+        grantTypes: TokenEndpoint.grantTypes)
+    ).register(on: routes)
     return router
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import IssuerCore
 import Logging
+import NIOCore
 import Postgres
 
 /// Everything the application needs from outside, built once by `issuer serve` (or a test) and
@@ -21,6 +22,9 @@ public struct IssuerDependencies: Sendable {
     public var jwksFetcher: any JWKSFetcher
     /// SPEC §2's server secret, loaded (or created) once at start: `ServerSecret.load`.
     public var serverSecret: ServerSecret
+    /// SPEC §7: how long a connection may take to deliver a complete request (30 s); tests
+    /// shorten it.
+    public var requestReadTimeout: TimeAmount = RequestReadTimeoutHandler.defaultLimit
 
     /// A nil `jwksFetcher` fetches over HTTP with the shared client.
     public init(

@@ -1,13 +1,18 @@
 import Hummingbird
 import NIOCore
 
-/// The request context of every route: Hummingbird's core storage plus the peer address, from
-/// which the client IP is taken (through `ISSUER_TRUSTED_PROXIES`).
+/// The request context of every route: Hummingbird's core storage, the peer address, and what
+/// `RouteResolutionMiddleware` resolves once per request: the matched route and the client IP.
 public struct IssuerRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Hummingbird `RequestContext` storage (logger, route parameters, …).
     public var coreContext: CoreRequestContextStorage
     /// The TCP peer: the client, or the proxy in front of it.
     public let remoteAddress: SocketAddress?
+    /// The route the router matched (nil when none did), for the policies of the route table.
+    var route: Route?
+    /// The client's IP, through `ISSUER_TRUSTED_PROXIES` (nil without a TCP peer, as in
+    /// in-process tests).
+    public internal(set) var clientIP: String?
 
     /// Hummingbird builds one per request from its channel.
     public init(source: ApplicationRequestContextSource) {
@@ -15,6 +20,6 @@ public struct IssuerRequestContext: RequestContext, RemoteAddressRequestContext 
         remoteAddress = source.channel.remoteAddress
     }
 
-    /// SPEC §7: bodies over 64 KiB are refused.
-    public var maxUploadSize: Int { 64 * 1024 }
+    /// SPEC §7: request bodies are bounded by the matched route (64 KiB).
+    public var maxUploadSize: Int { route?.maximumBodySize ?? 64 * 1024 }
 }

@@ -24,7 +24,9 @@ struct IssuerServices: Sendable {
 
         appleExchange = IdentityExchange(
             verifier: verifier, audiences: configuration.appleClientIDs.map(Set.init),
-            requireNonce: configuration.appleRequireNonce, clients: configuration.clients,
+            noncePolicy: NoncePolicy(
+                required: configuration.appleRequireNonce, acceptUnhashed: configuration.appleAcceptUnhashedNonce),
+            clients: configuration.clients,
             store: SignInStore(
                 pool: dependencies.pool, clock: clock,
                 refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge),

@@ -62,6 +62,8 @@ public enum JWS {
             let signature = Base64URL.decode(utf8: segments[2])
         else { throw JOSEError.malformed }
 
+        // RFC 7515 §4: header parameter names are unique; a decoder would keep one of two.
+        guard !JSONMemberNames.hasDuplicates(headerJSON) else { throw JOSEError.malformed }
         let header: JWSHeader
         do {
             header = try JSONDecoder().decode(JWSHeader.self, from: headerJSON)

@@ -82,11 +82,17 @@ public final class RSAPrivateKey: @unchecked Sendable {
             EVP_PKEY_free(pkey)
             throw JOSEError.openSSLFailure("EVP_MD_fetch")
         }
-        guard let template = EVP_PKEY_CTX_new_from_pkey(nil, pkey, nil),
-            EVP_PKEY_sign_init(template) == 1,
+        guard let template = EVP_PKEY_CTX_new_from_pkey(nil, pkey, nil) else {
+            EVP_MD_free(sha256)
+            EVP_PKEY_free(pkey)
+            throw JOSEError.openSSLFailure("EVP_PKEY_CTX_new_from_pkey")
+        }
+        guard EVP_PKEY_sign_init(template) == 1,
             EVP_PKEY_CTX_set_rsa_padding(template, RSA_PKCS1_PADDING) == 1,
             EVP_PKEY_CTX_set_signature_md(template, sha256) == 1
         else {
+            // The context exists by now: free it too, or every failed key load leaks one.
+            EVP_PKEY_CTX_free(template)
             EVP_MD_free(sha256)
             EVP_PKEY_free(pkey)
             throw JOSEError.openSSLFailure("EVP_PKEY_sign_init")

@@ -46,8 +46,15 @@ enum AdminCommand {
         return date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon))
     }
 
-    /// Left-aligned columns, two spaces apart.
+    /// Prints one line of output. Values in it may be client-supplied (a name, a user agent), so
+    /// control characters are escaped: no input may drive an operator's terminal (SPEC §7).
+    static func show(_ line: String) {
+        print(line.escapingControlCharacters)
+    }
+
+    /// Left-aligned columns, two spaces apart; cells escaped as `show` does.
     static func table(_ header: [String], _ rows: [[String]]) -> String {
+        let rows = rows.map { $0.map(\.escapingControlCharacters) }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         return ([header] + rows).map { row in
             row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }

@@ -24,7 +24,7 @@ struct SessionsListCommand: AsyncParsableCommand {
         try await AdminCommand.withDatabase(database) { pool, _ in
             let sessions = try await SessionDirectory(pool: pool).sessions(userID: userID)
             guard !sessions.isEmpty else {
-                print("No sessions for \(user).")
+                AdminCommand.show("No sessions for \(user).")
                 return
             }
             print(AdminCommand.table(
@@ -66,10 +66,10 @@ struct SessionsRevokeCommand: AsyncParsableCommand {
             let revocation = SessionRevocation(pool: pool)
             if let userID {
                 let count = try await revocation.revokeAll(userID: userID, reason: "revoked by operator", at: Date())
-                print("Revoked \(count) session(s) of \(user!).")
+                AdminCommand.show("Revoked \(count) session(s) of \(user!).")
             } else if let sessionID {
                 let revoked = try await revocation.revoke(sessionID: sessionID, reason: "revoked by operator", at: Date())
-                print(revoked ? "Revoked session \(session!)." : "Session \(session!) was already revoked or does not exist.")
+                AdminCommand.show(revoked ? "Revoked session \(session!)." : "Session \(session!) was already revoked or does not exist.")
             }
         }
     }

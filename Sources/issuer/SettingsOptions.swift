@@ -46,6 +46,9 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("apple-require-nonce"), help: ArgumentHelp("refuse exchanges without a nonce: true or false (default false)", valueName: "ISSUER_APPLE_REQUIRE_NONCE"))
     var appleRequireNonce: String?
 
+    @Option(name: .customLong("apple-accept-unhashed-nonce"), help: ArgumentHelp("also accept an Apple token whose nonce claim is the raw nonce (weaker): true or false (default false)", valueName: "ISSUER_APPLE_ACCEPT_UNHASHED_NONCE"))
+    var appleAcceptUnhashedNonce: String?
+
     @Option(name: .customLong("access-token-ttl"), help: ArgumentHelp("access token lifetime in seconds (default 3600)", valueName: "ISSUER_ACCESS_TOKEN_TTL"))
     var accessTokenTtl: String?
 
@@ -111,6 +114,7 @@ struct SettingsOptions: ParsableArguments {
             ("ISSUER_APPLE_JWKS_URL", appleJwksUrl),
             ("ISSUER_APPLE_AUTHORIZE_URL", appleAuthorizeUrl),
             ("ISSUER_APPLE_REQUIRE_NONCE", appleRequireNonce),
+            ("ISSUER_APPLE_ACCEPT_UNHASHED_NONCE", appleAcceptUnhashedNonce),
             ("ISSUER_ACCESS_TOKEN_TTL", accessTokenTtl),
             ("ISSUER_ID_TOKEN_TTL", idTokenTtl),
             ("ISSUER_REFRESH_TOKEN_TTL", refreshTokenTtl),

@@ -25,19 +25,19 @@ struct UsersShowCommand: AsyncParsableCommand {
                 AdminCommand.fail("no user \(sub)")
             }
             let user = details.user
-            print("User \(user.subject)")
-            print("  created        \(AdminCommand.format(details.createdAt))")
-            print("  name           \(user.name ?? "-")")
-            print("  email          \(user.email ?? "-") (verified: \(user.emailVerified.map(String.init) ?? "-"), private relay: \(details.isPrivateEmail.map(String.init) ?? "-"))")
-            print("Identities")
+            AdminCommand.show("User \(user.subject)")
+            AdminCommand.show("  created        \(AdminCommand.format(details.createdAt))")
+            AdminCommand.show("  name           \(user.name ?? "-")")
+            AdminCommand.show("  email          \(user.email ?? "-") (verified: \(user.emailVerified.map(String.init) ?? "-"), private relay: \(details.isPrivateEmail.map(String.init) ?? "-"))")
+            AdminCommand.show("Identities")
             for identity in details.identities {
-                print("  \(identity.provider)  \(identity.subject)  last sign-in \(AdminCommand.format(identity.lastSignInAt))")
+                AdminCommand.show("  \(identity.provider)  \(identity.subject)  last sign-in \(AdminCommand.format(identity.lastSignInAt))")
             }
             let sessions = try await directory.sessions(userID: userID)
-            print("Sessions (\(sessions.count))")
+            AdminCommand.show("Sessions (\(sessions.count))")
             for session in sessions {
                 let state = session.revokedAt.map { _ in "revoked (\(session.revokedReason ?? "-"))" } ?? (session.expiresAt < Date() ? "expired" : "active")
-                print("  \(session.id.uuidString.lowercased())  \(session.clientID)  \(state)  last used \(AdminCommand.format(session.lastUsedAt))")
+                AdminCommand.show("  \(session.id.uuidString.lowercased())  \(session.clientID)  \(state)  last used \(AdminCommand.format(session.lastUsedAt))")
             }
         }
     }

@@ -21,8 +21,11 @@ struct IdentityTokenVerifierTests {
             provider: .apple(jwksURL: url), keys: RemoteJWKSCache(url: url, fetcher: fetcher, clock: clock), clock: clock)
     }
 
-    func verify(_ token: String, nonce: String? = nil, requireNonce: Bool = false) async throws(IdentityTokenError) -> ExternalIdentity {
-        try await verifier.verify(token, audiences: audiences, nonce: nonce, requireNonce: requireNonce)
+    func verify(
+        _ token: String, nonce: String? = nil, requireNonce: Bool = false, acceptUnhashed: Bool = false
+    ) async throws(IdentityTokenError) -> ExternalIdentity {
+        try await verifier.verify(
+            token, audiences: audiences, nonce: nonce, noncePolicy: NoncePolicy(required: requireNonce, acceptUnhashed: acceptUnhashed))
     }
 
     @Test("a good token yields the identity; booleans as strings or booleans")
@@ -36,17 +39,32 @@ struct IdentityTokenVerifierTests {
         #expect(try await verify(arrayAudience).audience == "com.example.app")
     }
 
-    @Test("nonce: hashed or raw form accepted; mismatch and missing-when-required refused")
+    @Test("nonce: the hashed form binds; the raw form only when allowed; mismatch and missing refused")
     func nonces() async throws {
         let hashed = try apple.identityToken(nonce: "n-0S6_WzA2Mj", issuedAt: clock.now)
         _ = try await verify(hashed, nonce: "n-0S6_WzA2Mj")
         let raw = try apple.identityToken(issuedAt: clock.now, overrides: ["nonce": "n-0S6_WzA2Mj"])
-        _ = try await verify(raw, nonce: "n-0S6_WzA2Mj")
+        await #expect(throws: IdentityTokenError.rejected("nonce mismatch"), "raw form refused by default") {
+            try await verify(raw, nonce: "n-0S6_WzA2Mj")
+        }
+        _ = try await verify(raw, nonce: "n-0S6_WzA2Mj", acceptUnhashed: true)
         await #expect(throws: IdentityTokenError.rejected("nonce mismatch")) { try await verify(hashed, nonce: "another") }
         let none = try apple.identityToken(issuedAt: clock.now)
         await #expect(throws: IdentityTokenError.rejected("nonce mismatch")) { try await verify(none, nonce: "n-0S6_WzA2Mj") }
         await #expect(throws: IdentityTokenError.rejected("nonce required")) { try await verify(none, requireNonce: true) }
         _ = try await verify(hashed, nonce: "n-0S6_WzA2Mj", requireNonce: true)
+    }
+
+    @Test("a stolen token cannot pass the nonce check: neither by sending its visible claim nor by omitting the nonce")
+    func stolenToken() async throws {
+        let token = try apple.identityToken(nonce: "app-secret-raw-nonce", issuedAt: clock.now)
+        let payload = try #require(token.split(separator: ".").dropFirst().first.flatMap { Base64URL.decode(String($0)) })
+        let visibleClaim = try #require((try JSONSerialization.jsonObject(with: payload) as? [String: Any])?["nonce"] as? String)
+        await #expect(throws: IdentityTokenError.rejected("nonce mismatch")) { try await verify(token, nonce: visibleClaim) }
+        await #expect(throws: IdentityTokenError.rejected("the token carries a nonce; the request must send it")) {
+            try await verify(token)
+        }
+        _ = try await verify(token, nonce: "app-secret-raw-nonce")
     }
 
     @Test("hostile and broken tokens are refused with the right error")

@@ -20,7 +20,8 @@ import TestSupport
 
     static let issuance = TokenIssuance(
         subject: "user-123", clientID: "clanboards-mobile", scopes: ["openid", "email", "profile"],
-        sessionID: "session-9", authTime: start.addingTimeInterval(-100), nonce: "n-0S6_WzA2Mj",
+        sessionID: "session-9", authTime: start.addingTimeInterval(-100),
+        sessionExpiresAt: start.addingTimeInterval(86_400), nonce: "n-0S6_WzA2Mj",
         profile: .init(email: "a@privaterelay.appleid.com", emailVerified: true, name: "Ada Lovelace", givenName: "Ada", familyName: "Lovelace"))
 
     static func minter(_ clock: ManualClock, accessTTL: Int = 900, idTTL: Int = 1800) -> TokenMinter {
@@ -121,6 +122,23 @@ import TestSupport
         let emailClaims = try Self.verifyAgainstJWKS(noOpenID.accessToken, at: Self.start).claims
         #expect(emailClaims["email"] as? String == "a@privaterelay.appleid.com")
         #expect(emailClaims["name"] == nil)
+    }
+
+    @Test("no token outlives its session (SPEC §4.3): exp is capped at the session's end")
+    func expiryCappedAtSessionEnd() throws {
+        let minter = Self.minter(ManualClock(Self.start), accessTTL: 900, idTTL: 1800)
+        var issuance = Self.issuance
+        issuance.sessionExpiresAt = Self.start.addingTimeInterval(120)
+        let tokens = try minter.mint(issuance, ring: Self.ring)
+        let sessionEnd = Int(Self.start.timeIntervalSince1970) + 120
+        #expect(tokens.accessTokenClaims.expiresAt == sessionEnd)
+        #expect(tokens.idTokenClaims?.expiresAt == sessionEnd)
+        #expect(tokens.expiresIn == 120, "expires_in agrees with the access token's exp")
+
+        issuance.sessionExpiresAt = Self.start.addingTimeInterval(86_400)
+        let uncapped = try minter.mint(issuance, ring: Self.ring)
+        #expect(uncapped.accessTokenClaims.expiresAt == Int(Self.start.timeIntervalSince1970) + 900)
+        #expect(uncapped.idTokenClaims?.expiresAt == Int(Self.start.timeIntervalSince1970) + 1800)
     }
 
     @Test func everyTokenHasAFreshJTI() throws {

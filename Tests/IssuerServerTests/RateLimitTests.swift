@@ -29,4 +29,22 @@ struct RateLimitTests {
         }
         await fixture.close()
     }
+
+    @Test("a route is one route however its path is spelled: a trailing or doubled slash shares the limit")
+    func spellingsShareTheLimit() async throws {
+        let fixture = try await IssuerTestFixture(environment: ["ISSUER_RATE_LIMIT": "1/m burst 2"])
+        let app = buildApplication(fixture.dependencies)
+        try await app.test(.live) { client in
+            var statuses: [Int] = []
+            for path in ["/oauth2/revoke/", "//oauth2/revoke", "/oauth2/revoke/", "/oauth2//token/"] {
+                let response = try await client.postForm(path, [("token", "x"), ("client_id", "clanboards-mobile")])
+                statuses.append(Int(response.status.code))
+                if response.status == .tooManyRequests {
+                    #expect(response.json["error"] as? String == "temporarily_unavailable")
+                }
+            }
+            #expect(statuses == [200, 200, 429, 429])
+        }
+        await fixture.close()
+    }
 }

@@ -185,6 +185,25 @@ import Testing
                            with: .malformed, keyLookedUp: false)
     }
 
+    /// RFC 7515 §4: a header that names a parameter twice is refused, whichever copy a decoder
+    /// would keep, including a second copy spelled with an escape.
+    @Test(arguments: [
+        #"{"alg":"RS256","kid":"test-key","alg":"none"}"#,
+        #"{"alg":"RS256","kid":"test-key","kid":"test-key"}"#,
+        #"{"alg":"RS256","kid":"test-key","al\u0067":"RS256"}"#,
+        #"{"alg":"RS256","kid":"test-key","x":{"y":[1,{"z":"}"}]},"kid":"other"}"#,
+    ])
+    func duplicateHeaderMembersAreMalformed(_ header: String) throws {
+        Self.expectRefused(try TokenForge.signed(header: header, payload: Self.claims, key: TestKeys.primary),
+                           with: .malformed, keyLookedUp: false)
+    }
+
+    @Test func nestedDuplicatesAndLookalikesAreNotTopLevelDuplicates() throws {
+        let header = #"{"alg":"RS256","kid":"test-key","x":{"kid":1,"kid":2},"Kid":"y"}"#
+        let token = try TokenForge.signed(header: header, payload: Self.claims, key: TestKeys.primary)
+        #expect(try JWS.verify(token, allowedAlgorithms: [.rs256], key: KeyLookup().callAsFunction).header.kid == Self.kid)
+    }
+
     @Test(arguments: [#"[{"sub":"alice"}]"#, #""alice""#, "42", "not json", "{"])
     func nonObjectPayloadIsMalformedAfterSignatureCheck(_ payload: String) throws {
         Self.expectRefused(try Self.validToken(payload: payload), with: .malformed, keyLookedUp: true)

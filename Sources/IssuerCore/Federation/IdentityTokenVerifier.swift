@@ -25,11 +25,10 @@ public struct IdentityTokenVerifier: Sendable {
     /// - Parameters:
     ///   - token: the provider's compact JWS.
     ///   - audiences: the `aud` values accepted (the configured bundle IDs or Services ID).
-    ///   - nonce: the raw nonce the client generated, if it sent one. The token must carry
-    ///     `hex(SHA-256(nonce))` (Apple's recommended form) or the nonce itself.
-    ///   - requireNonce: refuse a sign-in without a nonce.
+    ///   - nonce: the raw nonce the client generated, if it sent one.
+    ///   - noncePolicy: how it must match the token's claim (SPEC §3.1).
     public func verify(
-        _ token: String, audiences: Set<String>, nonce: String?, requireNonce: Bool
+        _ token: String, audiences: Set<String>, nonce: String?, noncePolicy: NoncePolicy
     ) async throws(IdentityTokenError) -> ExternalIdentity {
         let parsed: JWSParsed
         do {
@@ -66,23 +65,9 @@ public struct IdentityTokenVerifier: Sendable {
         guard let exp = claims.exp, exp + Self.leeway > now else { throw .rejected("expired") }
         guard let iat = claims.iat, iat - Self.leeway <= now else { throw .rejected("iat in the future") }
         guard let subject = claims.sub, !subject.isEmpty else { throw .rejected("no sub") }
-        if let nonce {
-            guard let tokenNonce = claims.nonce, Self.nonceMatches(raw: nonce, claim: tokenNonce) else {
-                throw .rejected("nonce mismatch")
-            }
-        } else if requireNonce {
-            throw .rejected("nonce required")
-        }
+        try noncePolicy.check(raw: nonce, claim: claims.nonce)
         return ExternalIdentity(
             provider: provider.name, subject: subject, audience: audience, email: claims.email,
             emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail)
-    }
-
-    /// Constant-time on both forms, so a timing side channel cannot guess a nonce byte by byte.
-    static func nonceMatches(raw: String, claim: String) -> Bool {
-        let hashed = JOSEDigest.sha256(Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
-        let hashedMatches = ConstantTime.equals(Array(hashed.utf8), Array(claim.lowercased().utf8))
-        let rawMatches = ConstantTime.equals(Array(raw.utf8), Array(claim.utf8))
-        return hashedMatches || rawMatches
     }
 }

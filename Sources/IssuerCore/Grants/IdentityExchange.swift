@@ -53,19 +53,19 @@ public struct IdentityExchange: Sendable {
     private let verifier: IdentityTokenVerifier
     /// `ISSUER_APPLE_CLIENT_IDS`; nil when the provider is not configured.
     private let audiences: Set<String>?
-    private let requireNonce: Bool
+    private let noncePolicy: NoncePolicy
     private let clients: ClientRegistry
     private let store: SignInStore
     private let issuer: TokenIssuer
 
     /// - Parameter audiences: `ISSUER_APPLE_CLIENT_IDS`; nil or empty answers 503 (not configured).
     public init(
-        verifier: IdentityTokenVerifier, audiences: Set<String>?, requireNonce: Bool, clients: ClientRegistry,
+        verifier: IdentityTokenVerifier, audiences: Set<String>?, noncePolicy: NoncePolicy, clients: ClientRegistry,
         store: SignInStore, issuer: TokenIssuer
     ) {
         self.verifier = verifier
         self.audiences = audiences
-        self.requireNonce = requireNonce
+        self.noncePolicy = noncePolicy
         self.clients = clients
         self.store = store
         self.issuer = issuer
@@ -73,6 +73,7 @@ public struct IdentityExchange: Sendable {
 
     /// - Parameter logger: the request's logger, so every line carries its request id.
     public func exchange(_ request: Request, style: Style, logger: Logger) async throws(OAuthError) -> TokenResponse {
+        let request = try request.bounded()
         guard let client = clients.client(id: request.clientID) else {
             throw OAuthError(.invalidClient, "Unknown client_id.")
         }
@@ -82,7 +83,7 @@ public struct IdentityExchange: Sendable {
         }
         let identity: ExternalIdentity
         do {
-            identity = try await verifier.verify(request.idToken, audiences: audiences, nonce: request.nonce, requireNonce: requireNonce)
+            identity = try await verifier.verify(request.idToken, audiences: audiences, nonce: request.nonce, noncePolicy: noncePolicy)
         } catch {
             throw style == .nativeSignIn ? error.oauthError : error.tokenExchangeError
         }
@@ -101,7 +102,8 @@ public struct IdentityExchange: Sendable {
         ])
         var response = try issuer.issue(
             user: signIn.user, clientID: client.clientID, scopes: scopes, sessionID: signIn.sessionID,
-            authTime: signIn.authTime, nonce: request.nonce, refreshToken: signIn.refreshToken)
+            authTime: signIn.authTime, sessionExpiresAt: signIn.sessionExpiresAt, nonce: request.nonce,
+            refreshToken: signIn.refreshToken)
         if style == .tokenExchange {
             response.issuedTokenType = "urn:ietf:params:oauth:token-type:access_token"
         }

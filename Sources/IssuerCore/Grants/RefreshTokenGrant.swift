@@ -88,7 +88,8 @@ public struct RefreshTokenGrant: Sendable {
             // token is narrowed. OIDC Core §12.2: no nonce in a refreshed ID token.
             return try issuer.issue(
                 user: record.user, clientID: client.clientID, scopes: requestedScopes ?? record.scopes,
-                sessionID: record.sessionID, authTime: record.authTime, nonce: nil, refreshToken: successor)
+                sessionID: record.sessionID, authTime: record.authTime,
+                sessionExpiresAt: record.sessionExpiresAt, nonce: nil, refreshToken: successor)
         case .reuse:
             let record = record!
             onReuse()

@@ -15,12 +15,12 @@ public struct TokenIssuer: Sendable {
     /// Mints the access token (and the ID token with `openid`) and attaches `refreshToken` as given;
     /// `temporarily_unavailable` while no signing key is active.
     public func issue(
-        user: UserProfile, clientID: String, scopes: [String], sessionID: UUID, authTime: Date, nonce: String?,
-        refreshToken: RefreshToken?
+        user: UserProfile, clientID: String, scopes: [String], sessionID: UUID, authTime: Date, sessionExpiresAt: Date,
+        nonce: String?, refreshToken: RefreshToken?
     ) throws(OAuthError) -> TokenResponse {
         let issuance = TokenIssuance(
             subject: user.subject, clientID: clientID, scopes: scopes, sessionID: sessionID.uuidString.lowercased(),
-            authTime: authTime, nonce: nonce,
+            authTime: authTime, sessionExpiresAt: sessionExpiresAt, nonce: nonce,
             profile: .init(email: user.email, emailVerified: user.emailVerified, name: user.name,
                            givenName: user.givenName, familyName: user.familyName))
         let tokens: IssuedTokens

@@ -36,10 +36,31 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 500 `server_error`, 400 otherwise.
     public init(_ code: Code, _ description: String, debug: String? = nil, status: Int? = nil, retryAfter: Int? = nil) {
         self.code = code
-        self.description = description
+        self.description = Self.descriptionCharacters(description)
         self.debug = debug
         self.statusCode = status ?? Self.defaultStatus(code)
         self.retryAfter = retryAfter
+    }
+
+    /// RFC 6749 §5.2: `error_description` is limited to %x20-21 / %x23-5B / %x5D-7E. A
+    /// description may quote what the client sent (a parameter's name), so anything else is
+    /// percent-encoded here, where every description passes, and the text is bounded.
+    static func descriptionCharacters(_ text: String) -> String {
+        let allowed: (UInt8) -> Bool = { byte in
+            (0x20...0x7E).contains(byte) && byte != 0x22 && byte != 0x5C
+        }
+        var bytes = Array(text.utf8)
+        if bytes.count > 512 { bytes = Array(bytes.prefix(509)) + Array("...".utf8) }
+        guard !bytes.allSatisfy(allowed) else { return String(decoding: bytes, as: UTF8.self) }
+        var result = ""
+        for byte in bytes {
+            if allowed(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return result
     }
 
     private static func defaultStatus(_ code: Code) -> Int {

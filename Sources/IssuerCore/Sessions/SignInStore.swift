@@ -74,6 +74,6 @@ public struct SignInStore: Sendable {
         let user = UserProfile(
             id: try row.decode(at: 0), email: try row.decodeIfPresent(at: 1), emailVerified: try row.decodeIfPresent(at: 2),
             givenName: try row.decodeIfPresent(at: 3), familyName: try row.decodeIfPresent(at: 4))
-        return SignIn(user: user, sessionID: try row.decode(at: 5), authTime: now, refreshToken: refreshToken)
+        return SignIn(user: user, sessionID: try row.decode(at: 5), authTime: now, sessionExpiresAt: sessionExpiry, refreshToken: refreshToken)
     }
 }

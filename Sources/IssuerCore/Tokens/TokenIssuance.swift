@@ -14,6 +14,9 @@ public struct TokenIssuance: Sendable, Equatable {
     public var sessionID: String
     /// When the user signed in, `auth_time` (OIDC Core §2).
     public var authTime: Date
+    /// The session's hard end (`auth_time` + `ISSUER_SESSION_MAX_AGE`): SPEC §4.3, no token
+    /// outlives its session, so no `exp` is later than this.
+    public var sessionExpiresAt: Date
     /// The raw nonce the client sent, echoed in the ID token (OIDC Core §2).
     public var nonce: String?
     /// The user's profile; only the parts the scope allows reach a token (OIDC Core §2, §5.1).
@@ -44,7 +47,7 @@ public struct TokenIssuance: Sendable, Equatable {
 
     /// An issuance as described in SPEC §4.
     public init(
-        subject: String, clientID: String, scopes: [String], sessionID: String, authTime: Date,
+        subject: String, clientID: String, scopes: [String], sessionID: String, authTime: Date, sessionExpiresAt: Date,
         nonce: String? = nil, profile: Profile = Profile()
     ) {
         self.subject = subject
@@ -52,6 +55,7 @@ public struct TokenIssuance: Sendable, Equatable {
         self.scopes = scopes
         self.sessionID = sessionID
         self.authTime = authTime
+        self.sessionExpiresAt = sessionExpiresAt
         self.nonce = nonce
         self.profile = profile
     }

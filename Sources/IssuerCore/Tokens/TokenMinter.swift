@@ -50,13 +50,17 @@ public struct TokenMinter: Sendable {
     public func mint(_ issuance: TokenIssuance, key: SigningKey) throws(TokenMintingError) -> IssuedTokens {
         guard key.state == .active else { throw .keyNotActive(kid: key.kid) }
         let issuedAt = Int(clock.now.timeIntervalSince1970.rounded(.down))
+        // SPEC §4.3: no token outlives its session.
+        let sessionEnd = Int(issuance.sessionExpiresAt.timeIntervalSince1970.rounded(.down))
+        let accessExpiresAt = min(issuedAt + accessTokenTTL, sessionEnd)
+        let idExpiresAt = min(issuedAt + idTokenTTL, sessionEnd)
         let scopes = Set(issuance.scopes)
         let email = scopes.contains("email") ? issuance.profile : TokenIssuance.Profile()
         let profile = scopes.contains("profile") ? issuance.profile : TokenIssuance.Profile()
 
         let accessClaims = AccessTokenClaims(
             issuer: issuer, subject: issuance.subject, audience: audience, clientID: issuance.clientID,
-            issuedAt: issuedAt, expiresAt: issuedAt + accessTokenTTL, jwtID: Self.randomJWTID(),
+            issuedAt: issuedAt, expiresAt: accessExpiresAt, jwtID: Self.randomJWTID(),
             scope: issuance.scopes.joined(separator: " "), sessionID: issuance.sessionID,
             email: email.email, emailVerified: email.emailVerified, name: profile.name)
         let accessToken = try sign(accessClaims, type: AccessTokenClaims.type, key: key)
@@ -66,7 +70,7 @@ public struct TokenMinter: Sendable {
         if scopes.contains("openid") {
             let claims = IDTokenClaims(
                 issuer: issuer, subject: issuance.subject, audience: issuance.clientID,
-                issuedAt: issuedAt, expiresAt: issuedAt + idTokenTTL,
+                issuedAt: issuedAt, expiresAt: idExpiresAt,
                 authTime: Int(issuance.authTime.timeIntervalSince1970.rounded(.down)),
                 sessionID: issuance.sessionID, nonce: issuance.nonce,
                 accessTokenHash: IDTokenClaims.accessTokenHash(of: accessToken),
@@ -77,7 +81,7 @@ public struct TokenMinter: Sendable {
         }
         return IssuedTokens(
             accessToken: accessToken, accessTokenClaims: accessClaims, idToken: idToken, idTokenClaims: idClaims,
-            expiresIn: accessTokenTTL, kid: key.kid)
+            expiresIn: max(0, accessExpiresAt - issuedAt), kid: key.kid)
     }
 
     /// `withoutEscapingSlashes` keeps `iss` byte-identical to ISSUER_URL for naive string comparers.

@@ -5,12 +5,15 @@ import IssuerCore
 /// parse the body → read the fields → exchange → answer tokens.
 struct AppleExchangeEndpoint {
     let exchange: IdentityExchange
-    let trustedProxies: [IPAddressRange]
     let metrics: ServerMetrics
 
-    func register(on router: Router<IssuerRequestContext>, prefix: String) {
-        router.post("\(prefix)/auth/apple/exchange") { request, context in
+    func register(on routes: RouteRegistrar) {
+        routes.add(.appleExchange) { request, context in
             let parameters = try await OAuthParameters.parse(request)
+            // SPEC §3.1: `name` is an object of strings; any other shape is refused, not ignored.
+            if parameters.optional("name") != nil {
+                throw OAuthError.invalidRequest("name must be an object with given_name and family_name strings.")
+            }
             let name = parameters.object("name")
             let exchangeRequest = IdentityExchange.Request(
                 idToken: try parameters.required("id_token"),
@@ -20,8 +23,7 @@ struct AppleExchangeEndpoint {
                 givenName: name?["given_name"].flatMap { $0.isEmpty ? nil : $0 },
                 familyName: name?["family_name"].flatMap { $0.isEmpty ? nil : $0 },
                 userAgent: request.headers[.userAgent],
-                clientIP: ClientAddress.resolve(
-                    peer: context.remoteAddress, forwardedFor: request.headers[.forwardedFor], trusted: trustedProxies))
+                clientIP: context.clientIP)
             let response = try await exchange.exchange(exchangeRequest, style: .nativeSignIn, logger: context.logger)
             metrics.recordTokensIssued(grant: "apple_exchange")
             return response.response

@@ -5,16 +5,6 @@ import IssuerCore
 /// and the same list of served endpoints that the router uses, so it never advertises something
 /// the server refuses (SPEC §3.5).
 struct DiscoveryDocument: Encodable {
-    /// What this build of the server actually serves.
-    struct Served {
-        var appleExchange = false
-        var tokenEndpoint = false
-        var grantTypes: [String] = []
-        var revocation = false
-        var userinfo = false
-        var authorization = false
-    }
-
     let issuer: String
     let jwksURI: String
     let authorizationEndpoint: String?
@@ -56,25 +46,35 @@ struct DiscoveryDocument: Encodable {
         case claimsSupported = "claims_supported"
     }
 
-    init(configuration: Configuration, served: Served) {
+    /// - Parameters:
+    ///   - served: the routes the router registered (`RouteRegistrar.served`); only those are
+    ///     advertised, each at the discovery member the route table names.
+    ///   - grantTypes: what the token endpoint dispatches on.
+    init(configuration: Configuration, served: [Route], grantTypes: [String]) {
         // `issuer` is ISSUER_URL exactly; endpoint URLs hang off it without doubling a slash.
         issuer = configuration.issuerURL.absoluteString
         var base = issuer
         while base.hasSuffix("/") { base.removeLast() }
-        jwksURI = base + "/oauth2/jwks.json"
-        authorizationEndpoint = served.authorization ? base + "/oauth2/authorize" : nil
-        tokenEndpoint = served.tokenEndpoint ? base + "/oauth2/token" : nil
-        revocationEndpoint = served.revocation ? base + "/oauth2/revoke" : nil
-        userinfoEndpoint = served.userinfo ? base + "/userinfo" : nil
-        appleExchangeEndpoint = served.appleExchange ? base + "/auth/apple/exchange" : nil
-        grantTypesSupported = served.grantTypes
+        let advertised = served.filter { $0.placement == .issuer && $0.discoveryMember != nil }
+        let url: (String) -> String? = { member in
+            advertised.first { $0.discoveryMember == member }.map { base + $0.path }
+        }
+        jwksURI = url("jwks_uri") ?? base + Route.jwks.path
+        authorizationEndpoint = url("authorization_endpoint")
+        tokenEndpoint = url("token_endpoint")
+        revocationEndpoint = url("revocation_endpoint")
+        userinfoEndpoint = url("userinfo_endpoint")
+        appleExchangeEndpoint = url("apple_exchange_endpoint")
+        let hasToken = tokenEndpoint != nil
+        let hasAuthorization = authorizationEndpoint != nil
+        grantTypesSupported = hasToken ? grantTypes : []
         // Discovery requires the member; without the hosted flow there is no response type to
         // offer, and advertising "code" would promise an endpoint that does not exist.
-        responseTypesSupported = served.authorization ? ["code"] : []
-        responseModesSupported = served.authorization ? ["query"] : nil
-        tokenEndpointAuthMethodsSupported = served.tokenEndpoint ? ["none"] : nil
-        revocationEndpointAuthMethodsSupported = served.revocation ? ["none"] : nil
-        codeChallengeMethodsSupported = served.authorization ? ["S256"] : nil
+        responseTypesSupported = hasAuthorization ? ["code"] : []
+        responseModesSupported = hasAuthorization ? ["query"] : nil
+        tokenEndpointAuthMethodsSupported = hasToken ? ["none"] : nil
+        revocationEndpointAuthMethodsSupported = revocationEndpoint != nil ? ["none"] : nil
+        codeChallengeMethodsSupported = hasAuthorization ? ["S256"] : nil
         var scopes: [String] = []
         for client in configuration.clients.clients {
             for scope in client.scopes where !scopes.contains(scope) { scopes.append(scope) }

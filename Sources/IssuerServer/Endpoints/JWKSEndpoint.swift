@@ -4,13 +4,13 @@ import Hummingbird
 /// SPEC §3.4, `GET /oauth2/jwks.json`: the public keys of the active, next and still-published
 /// retired keys. The bytes and ETag are computed when the ring changes; a request only copies a
 /// reference to them.
-struct JWKSEndpoint<Context: RequestContext> {
+struct JWKSEndpoint {
     let monitor: KeyRingMonitor
 
     static var cacheControl: String { "public, max-age=300, stale-while-revalidate=60, stale-if-error=86400" }
 
-    func register(on router: Router<Context>, prefix: String) {
-        router.get("\(prefix)/oauth2/jwks.json") { request, _ in
+    func register(on routes: RouteRegistrar) {
+        routes.add(.jwks) { request, _ in
             let keys = monitor.current
             var headers: HTTPFields = [
                 .cacheControl: Self.cacheControl,

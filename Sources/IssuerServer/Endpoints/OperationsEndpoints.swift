@@ -4,23 +4,23 @@ import Postgres
 
 /// SPEC §3.9: `/healthz`, `/readyz` and `/metrics`, always at the server's root, whatever the
 /// path of `ISSUER_URL`, so a proxy that forwards only the issuer's path never exposes them.
-struct OperationsEndpoints<Context: RequestContext> {
+struct OperationsEndpoints {
     let readiness: Readiness
     let metrics: ServerMetrics
     let pool: ConnectionPool
 
-    func register(on router: Router<Context>) {
-        router.get("/healthz") { _, _ in
+    func register(on routes: RouteRegistrar) {
+        routes.add(.healthz) { _, _ in
             Self.json(.ok, ["status": "ok"])
         }
-        router.get("/readyz") { _, _ in
+        routes.add(.readyz) { _, _ in
             let failing = await readiness.failing()
             if failing.isEmpty {
                 return Self.json(.ok, ["status": "ready"])
             }
             return Self.json(.serviceUnavailable, ["status": "unavailable", "failing": failing.joined(separator: ",")])
         }
-        router.get("/metrics") { _, _ in
+        routes.add(.metrics) { _, _ in
             metrics.recordPool(pool.statistics)
             var buffer: [UInt8] = []
             metrics.registry.emit(into: &buffer)

@@ -7,8 +7,8 @@ import IssuerCore
 struct RevocationEndpoint {
     let revocation: TokenRevocation
 
-    func register(on router: Router<IssuerRequestContext>, prefix: String) {
-        router.post("\(prefix)/oauth2/revoke") { request, context in
+    func register(on routes: RouteRegistrar) {
+        routes.add(.revocation) { request, context in
             let parameters = try await OAuthParameters.parse(request)
             try await revocation.revoke(
                 token: try parameters.required("token"), tokenTypeHint: parameters.optional("token_type_hint"),

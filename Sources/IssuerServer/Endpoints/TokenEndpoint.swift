@@ -11,17 +11,15 @@ struct TokenEndpoint {
 
     let exchange: IdentityExchange
     let refresh: RefreshTokenGrant
-    let trustedProxies: [IPAddressRange]
     let metrics: ServerMetrics
 
     /// The grant types this endpoint serves, for discovery.
     static var grantTypes: [String] { ["refresh_token", tokenExchangeGrant] }
 
-    func register(on router: Router<IssuerRequestContext>, prefix: String) {
-        router.post("\(prefix)/oauth2/token") { request, context in
+    func register(on routes: RouteRegistrar) {
+        routes.add(.token) { request, context in
             let parameters = try await OAuthParameters.parse(request)
-            let clientIP = ClientAddress.resolve(
-                peer: context.remoteAddress, forwardedFor: request.headers[.forwardedFor], trusted: trustedProxies)
+            let clientIP = context.clientIP
             let grant = try parameters.required("grant_type")
             let response: TokenResponse
             switch grant {

@@ -9,8 +9,8 @@ import IssuerCore
 struct UserInfoEndpoint {
     let service: UserInfoService
 
-    func register(on router: Router<IssuerRequestContext>, prefix: String) {
-        let handler: @Sendable (Request, IssuerRequestContext) async throws -> Response = { request, _ in
+    func register(on routes: RouteRegistrar) {
+        routes.add(.userinfo) { request, _ in
             guard let token = Self.bearerToken(request.headers[.authorization]) else {
                 return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .cacheControl: "no-store"])
             }
@@ -20,8 +20,6 @@ struct UserInfoEndpoint {
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store", .pragma: "no-cache"],
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
-        router.get("\(prefix)/userinfo", use: handler)
-        router.post("\(prefix)/userinfo", use: handler)
     }
 
     /// RFC 6750 §2.1: `Bearer <token>`, scheme case-insensitive. Nil when absent or another scheme.

@@ -1,0 +1,30 @@
+extension IdentityExchange.Request {
+    /// SPEC §3.1: a nonce of at most 256 bytes.
+    public static let maximumNonceLength = 256
+    /// SPEC §3.1: each part of a name at most 256 bytes.
+    public static let maximumNamePartLength = 256
+    /// A user agent is kept for operators only: longer ones are cut, not refused.
+    public static let maximumUserAgentLength = 512
+
+    /// SPEC §3.1 and §7: what the client sends is bounded before anything is verified or stored,
+    /// so that nothing client-supplied can grow a token past the 16 KiB the issuer itself accepts,
+    /// nor put control characters into the database, a log line or an operator's terminal.
+    /// Names and nonces out of bounds are `invalid_request`; a user agent is cut and escaped.
+    func bounded() throws(OAuthError) -> Self {
+        var request = self
+        if let nonce {
+            guard nonce.utf8.count <= Self.maximumNonceLength, !nonce.containsControlCharacters else {
+                throw .invalidRequest("The nonce must be at most \(Self.maximumNonceLength) bytes without control characters.")
+            }
+        }
+        for (field, part) in [("given_name", givenName), ("family_name", familyName)] {
+            guard let part else { continue }
+            guard part.utf8.count <= Self.maximumNamePartLength, !part.containsControlCharacters else {
+                throw .invalidRequest(
+                    "name.\(field) must be a string of at most \(Self.maximumNamePartLength) bytes without control characters.")
+            }
+        }
+        request.userAgent = userAgent.map { $0.truncated(toUTF8Bytes: Self.maximumUserAgentLength).escapingControlCharacters }
+        return request
+    }
+}

@@ -1,0 +1,107 @@
+import HTTPTypes
+
+/// One endpoint the server serves (SPEC §3), with every policy that depends on it. This enum is
+/// the route table: registration, the `405`/`Allow` answers, rate limiting, body bounds, error
+/// shaping and the discovery document all read it, so none of them can disagree with another,
+/// and each applies to the *matched* route, however its path was spelled (SPEC §7).
+enum Route: String, CaseIterable, Sendable {
+    case appleExchange
+    case token
+    case revocation
+    case jwks
+    case userinfo
+    case openIDConfiguration
+    case authorizationServerMetadata
+    case healthz
+    case readyz
+    case metrics
+
+    /// Where the route hangs: under the path of `ISSUER_URL`, at the server's root (SPEC §3.9),
+    /// or at RFC 8414 §3's `/.well-known/oauth-authorization-server` followed by that path.
+    enum Placement: Sendable {
+        case issuer
+        case root
+        case wellKnownAlias
+    }
+
+    /// How errors are rendered: RFC 6749 §5.2 JSON on the OAuth endpoints (SPEC §7, even the
+    /// framework's own 404/405/413), the framework's default elsewhere.
+    enum ErrorStyle: Sendable {
+        case oauth
+        case plain
+    }
+
+    var path: String {
+        switch self {
+        case .appleExchange: "/auth/apple/exchange"
+        case .token: "/oauth2/token"
+        case .revocation: "/oauth2/revoke"
+        case .jwks: "/oauth2/jwks.json"
+        case .userinfo: "/userinfo"
+        case .openIDConfiguration: "/.well-known/openid-configuration"
+        case .authorizationServerMetadata: "/.well-known/oauth-authorization-server"
+        case .healthz: "/healthz"
+        case .readyz: "/readyz"
+        case .metrics: "/metrics"
+        }
+    }
+
+    var placement: Placement {
+        switch self {
+        case .healthz, .readyz, .metrics: .root
+        case .authorizationServerMetadata: .wellKnownAlias
+        default: .issuer
+        }
+    }
+
+    /// The methods served; any other method on the path is `405` with `Allow` (RFC 9110 §15.5.6).
+    var methods: [HTTPRequest.Method] {
+        switch self {
+        case .appleExchange, .token, .revocation: [.post]
+        case .userinfo: [.get, .post]
+        case .jwks, .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: [.get]
+        }
+    }
+
+    var errorStyle: ErrorStyle {
+        switch self {
+        case .appleExchange, .token, .revocation, .jwks, .userinfo: .oauth
+        case .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: .plain
+        }
+    }
+
+    /// SPEC §2 `ISSUER_RATE_LIMIT`: the endpoints that sign in or mint tokens share one allowance
+    /// per client IP.
+    var isRateLimited: Bool {
+        switch self {
+        case .appleExchange, .token, .revocation: true
+        default: false
+        }
+    }
+
+    /// SPEC §7: request bodies are bounded (64 KiB); routes without a body accept none.
+    var maximumBodySize: Int {
+        methods.contains(.post) ? 64 * 1024 : 0
+    }
+
+    /// The OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 member that advertises this route.
+    var discoveryMember: String? {
+        switch self {
+        case .appleExchange: "apple_exchange_endpoint"
+        case .token: "token_endpoint"
+        case .revocation: "revocation_endpoint"
+        case .jwks: "jwks_uri"
+        case .userinfo: "userinfo_endpoint"
+        default: nil
+        }
+    }
+
+    /// The path the router registers, given the path of `ISSUER_URL` (e.g. `/oidc`, or empty).
+    func registeredPath(prefix: String) -> String {
+        switch placement {
+        case .issuer: prefix + path
+        case .root: path
+        case .wellKnownAlias: path + prefix
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import IssuerCore
+@testable import IssuerServer
+import Testing
+import TestSupport
+
+@Suite("Slow clients cannot hold the server (SPEC §7)")
+struct SlowClientTests {
+    @Test("a body trickled one byte at a time is cut off at the request-read limit")
+    func trickledBody() async throws {
+        let fixture = try await IssuerTestFixture()
+        var dependencies = fixture.dependencies
+        dependencies.requestReadTimeout = .seconds(1)
+        let app = buildApplication(dependencies)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let body = String(repeating: "a", count: 200)
+            let head = "POST /oauth2/token HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+            // One byte every 200 ms would keep an idle timeout from ever firing.
+            let open = await TrickleClient.secondsUntilClosed(port: port, head: head, body: body, interval: 0.2, giveUpAfter: 8)
+            let seconds = try #require(open, "the server kept a trickling connection open for 8 s")
+            #expect(seconds < 5)
+        }
+        await fixture.close()
+    }
+
+    @Test("a head that never ends is cut off too, and a prompt client is still served")
+    func trickledHead() async throws {
+        let fixture = try await IssuerTestFixture()
+        var dependencies = fixture.dependencies
+        dependencies.requestReadTimeout = .seconds(1)
+        let app = buildApplication(dependencies)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let open = await TrickleClient.secondsUntilClosed(
+                port: port, head: "GET /healthz HTTP/1.1\r\n", body: String(repeating: "X-A: b\r\n", count: 50),
+                interval: 0.2, giveUpAfter: 8)
+            let seconds = try #require(open, "the server kept a trickling connection open for 8 s")
+            #expect(seconds < 5)
+            // A new connection, since the test client's own one sat idle past the limit meanwhile.
+            #expect(await TestHTTP.status(port: port, path: "/healthz") == 200)
+        }
+        await fixture.close()
+    }
+}
