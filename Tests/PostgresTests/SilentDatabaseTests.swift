@@ -1,6 +1,5 @@
 import Foundation
 @testable import Postgres
-import Synchronization
 import Testing
 import TestSupport
 
@@ -130,26 +129,11 @@ enum Outcome: Equatable, Sendable {
     case answered, unavailable, other(String), noAnswerInTime
 
     static func of(within seconds: Double, _ body: @escaping @Sendable () async throws -> Void) async -> Outcome {
-        let slot = Mutex<CheckedContinuation<Outcome, Never>?>(nil)
-        return await withCheckedContinuation { continuation in
-            slot.withLock { $0 = continuation }
-            let finish: @Sendable (Outcome) -> Void = { outcome in
-                slot.withLock { $0.take() }?.resume(returning: outcome)
-            }
-            Task {
-                do {
-                    try await body()
-                    finish(.answered)
-                } catch let error as PostgresError {
-                    finish(error.isUnavailable ? .unavailable : .other("\(error)"))
-                } catch {
-                    finish(.other("\(error)"))
-                }
-            }
-            Task {
-                try? await Task.sleep(for: .seconds(seconds))
-                finish(.noAnswerInTime)
-            }
+        switch await WithinBound.result(seconds: seconds, body) {
+        case nil: return .noAnswerInTime
+        case .success: return .answered
+        case .failure(let error as PostgresError): return error.isUnavailable ? .unavailable : .other("\(error)")
+        case .failure(let error): return .other("\(error)")
         }
     }
 }

@@ -1,0 +1,44 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import IssuerCore
+import IssuerServer
+import Postgres
+import Testing
+import TestSupport
+
+@Suite("The database going silent (SPEC §7)")
+struct SilentDatabaseEndpointTests {
+    @Test("while the database is silent, requests answer 503 temporarily_unavailable and /readyz 503; then they recover by themselves")
+    func silentThenBack() async throws {
+        let fixture = try await IssuerTestFixture()
+        let (proxy, conninfo) = try FreezableProxy.inFront(of: fixture.conninfo)
+        defer { proxy.stop() }
+        let pool = ConnectionPool(conninfo: conninfo, size: 2, timeout: .seconds(1))
+        var dependencies = fixture.dependencies
+        dependencies.pool = pool
+        let app = buildApplication(dependencies)
+        try await app.test(.router) { client in
+            #expect(try await client.get("/readyz").status == .ok)
+
+            proxy.freeze()
+            // Bounded by three deadlines: a stuck request must fail the test, not hang it.
+            let refresh = await WithinBound.result(seconds: 3) {
+                let response = try await RefreshGrantTests.refresh(client, RefreshToken.generate().value)
+                return (response.status.code, response.json["error"] as? String)
+            }
+            #expect(try refresh?.get().0 == 503)
+            #expect(try refresh?.get().1 == "temporarily_unavailable")
+            let readiness = await WithinBound.result(seconds: 3) { try await client.get("/readyz").status.code }
+            #expect(try readiness?.get() == 503)
+
+            proxy.thaw()
+            #expect(try await client.get("/readyz").status == .ok)
+            let after = try await RefreshGrantTests.refresh(client, RefreshToken.generate().value)
+            #expect(after.json["error"] as? String == "invalid_grant")
+        }
+        await pool.close()
+        await fixture.close()
+    }
+}
