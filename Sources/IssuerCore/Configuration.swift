@@ -113,8 +113,8 @@ public struct Configuration: Sendable {
         }
         appleClientIDs = try reader.list("ISSUER_APPLE_CLIENT_IDS")
         appleServicesID = reader.string("ISSUER_APPLE_SERVICES_ID")
-        appleJWKSURL = try reader.url("ISSUER_APPLE_JWKS_URL", default: "https://appleid.apple.com/auth/keys")
-        appleAuthorizeURL = try reader.url("ISSUER_APPLE_AUTHORIZE_URL", default: "https://appleid.apple.com/auth/authorize")
+        appleJWKSURL = try reader.remoteURL("ISSUER_APPLE_JWKS_URL", default: "https://appleid.apple.com/auth/keys")
+        appleAuthorizeURL = try reader.remoteURL("ISSUER_APPLE_AUTHORIZE_URL", default: "https://appleid.apple.com/auth/authorize")
         appleRequireNonce = try reader.bool("ISSUER_APPLE_REQUIRE_NONCE", default: false)
         appleAcceptUnhashedNonce = try reader.bool("ISSUER_APPLE_ACCEPT_UNHASHED_NONCE", default: false)
         accessTokenTTL = try reader.positiveInt("ISSUER_ACCESS_TOKEN_TTL", default: 3600)
@@ -158,8 +158,8 @@ public struct Configuration: Sendable {
             let missing = teamID == nil ? "ISSUER_APPLE_TEAM_ID" : keyID == nil ? "ISSUER_APPLE_KEY_ID" : "ISSUER_APPLE_PRIVATE_KEY_FILE"
             throw ConfigurationError(setting: missing, problem: "must be set together with the other Apple developer credentials")
         }
-        appleTokenURL = try reader.url("ISSUER_APPLE_TOKEN_URL", default: "https://appleid.apple.com/auth/token")
-        appleRevokeURL = try reader.url("ISSUER_APPLE_REVOKE_URL", default: "https://appleid.apple.com/auth/revoke")
+        appleTokenURL = try reader.remoteURL("ISSUER_APPLE_TOKEN_URL", default: "https://appleid.apple.com/auth/token")
+        appleRevokeURL = try reader.remoteURL("ISSUER_APPLE_REVOKE_URL", default: "https://appleid.apple.com/auth/revoke")
         let levelText = reader.string("ISSUER_LOG_LEVEL", default: "info").lowercased()
         guard let level = Logger.Level(rawValue: levelText) else {
             throw reader.invalid("ISSUER_LOG_LEVEL", "must be one of trace, debug, info, notice, warning, error, critical")

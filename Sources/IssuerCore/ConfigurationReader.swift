@@ -53,6 +53,16 @@ struct ConfigurationReader {
         return url
     }
 
+    /// SPEC §7: a URL the server fetches (Apple's endpoints) is `https`, or plain `http` to a
+    /// loopback address only, so a misconfiguration is refused at start, not sent in clear.
+    func remoteURL(_ name: String, default fallback: String) throws -> URL {
+        let url = try url(name, default: fallback)
+        guard url.isSecureOrLoopback else {
+            throw invalid(name, "must be an https URL (plain http only to a loopback address such as 127.0.0.1)")
+        }
+        return url
+    }
+
     func readableFile(_ name: String) throws -> URL? {
         guard let path = string(name) else { return nil }
         var isDirectory: ObjCBool = false

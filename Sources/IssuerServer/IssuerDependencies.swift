@@ -26,7 +26,7 @@ public struct IssuerDependencies: Sendable {
     /// shorten it.
     public var requestReadTimeout: TimeAmount = RequestReadTimeoutHandler.defaultLimit
 
-    /// A nil `jwksFetcher` fetches over HTTP with the shared client.
+    /// A nil `jwksFetcher` fetches over HTTP under SPEC §7's rules (`RemoteFetch`).
     public init(
         configuration: Configuration, pool: ConnectionPool, logger: Logger, serverSecret: ServerSecret,
         metrics: ServerMetrics = ServerMetrics(), clock: any IssuerCore.Clock = SystemClock(),
@@ -38,6 +38,6 @@ public struct IssuerDependencies: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.clock = clock
-        self.jwksFetcher = jwksFetcher ?? HTTPJWKSFetcher(client: .shared)
+        self.jwksFetcher = jwksFetcher ?? HTTPJWKSFetcher()
     }
 }

@@ -22,19 +22,10 @@ public struct JWKSDocument: Sendable {
         self.maxAge = maxAge
     }
 
-    /// Reads `max-age` out of a `Cache-Control` header value (RFC 9111 §5.2.2.1); `no-store`
-    /// or `no-cache` count as 0, which the cache then raises to its minimum.
+    /// The freshness lifetime a `Cache-Control` header value gives (RFC 9111 §4.2.1), by
+    /// `CacheControl`'s total parser: nil without `max-age`; 0 for `no-store`, `no-cache` or an
+    /// invalid `max-age`, which the cache then raises to its minimum.
     public static func maxAge(fromCacheControl value: String?) -> Int? {
-        guard let value else { return nil }
-        var maxAge: Int?
-        for directive in value.split(separator: ",") {
-            let parts = directive.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            let name = parts[0].lowercased()
-            if name == "no-store" || name == "no-cache" { return 0 }
-            if name == "max-age", parts.count == 2 {
-                maxAge = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
-            }
-        }
-        return maxAge
+        value.flatMap { CacheControl($0).freshnessLifetime }
     }
 }

@@ -1,29 +1,22 @@
 import AsyncHTTPClient
 import Foundation
 import IssuerCore
-import NIOCore
 
-/// Fetches a JWK Set over HTTP for `RemoteJWKSCache`, with SPEC §7's 5-second timeout and a
-/// bound on the body, so a misbehaving endpoint can neither hang nor flood the issuer.
+/// Fetches a JWK Set over HTTP for `RemoteJWKSCache` through `RemoteFetch`: SPEC §7's 5-second
+/// deadline for the whole exchange, a 1 MiB cap, no redirects, so a misbehaving endpoint can
+/// neither hang nor flood nor crash the issuer.
 struct HTTPJWKSFetcher: JWKSFetcher {
-    let client: HTTPClient
-    var timeout: TimeAmount = .seconds(5)
-    var maximumBodySize = 1024 * 1024
-
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
+    var fetch = RemoteFetch()
 
     func fetchJWKS(from url: URL) async throws -> JWKSDocument {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "Accept", value: "application/json")
-        let response = try await client.execute(request, timeout: timeout)
-        guard (200..<300).contains(response.status.code) else {
-            throw Failure(description: "HTTP \(response.status.code)")
-        }
-        let body = try await response.body.collect(upTo: maximumBodySize)
+        let response = try await fetch.execute(request)
+        guard (200..<300).contains(response.status) else { throw RemoteFetchError.status(response.status) }
+        // RFC 9110 §5.3: several field lines are one comma-separated list.
+        let cacheControl = response.headers["Cache-Control"]
         return JWKSDocument(
-            body: Data(buffer: body),
-            maxAge: JWKSDocument.maxAge(fromCacheControl: response.headers.first(name: "Cache-Control")))
+            body: Data(buffer: response.body),
+            maxAge: JWKSDocument.maxAge(fromCacheControl: cacheControl.isEmpty ? nil : cacheControl.joined(separator: ", ")))
     }
 }
