@@ -1,0 +1,32 @@
+import Foundation
+import IssuerServer
+import Logging
+import Synchronization
+import Testing
+
+@Suite("Text logs (SPEC §7: no input can forge a log line)")
+struct TextLogHandlerTests {
+    @Test("a client-supplied value with a newline or an escape sequence stays on one escaped line")
+    func escapesControlCharacters() throws {
+        let lines = Mutex<[String]>([])
+        var logger = Logger(label: "issuer.test") { label in
+            TextLogHandler(label: label) { line in lines.withLock { $0.append(line) } }
+        }
+        logger[metadataKey: "hb.request.id"] = "abc123"
+        logger.info("request refused", metadata: [
+            "user_agent": "App/1\n2026-11-23T00:00:00Z critical issuer: forged line",
+            "name": "\u{1B}]0;owned\u{7}",
+        ])
+        logger.debug("below the level")
+        let written = lines.withLock { $0 }
+        #expect(written.count == 1)
+        let line = try #require(written.first)
+        #expect(line.hasSuffix("\n"))
+        #expect(!line.dropLast().contains("\n"))
+        #expect(!line.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+        #expect(line.contains(#"user_agent=App/1\u{A}2026-11-23T00:00:00Z critical issuer: forged line"#))
+        #expect(line.contains(#"name=\u{1B}]0;owned\u{7}"#))
+        #expect(line.contains(" info issuer.test: request refused "))
+        #expect(line.contains("hb.request.id=abc123"))
+    }
+}
