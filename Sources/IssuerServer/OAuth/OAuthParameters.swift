@@ -5,9 +5,10 @@ import IssuerCore
 /// The parameters of an OAuth request, parsed once from the body (SPEC §3, §7):
 /// `application/x-www-form-urlencoded` as RFC 6749 §4 requires, or `application/json`.
 ///
-/// Bodies over 64 KiB, other content types, non-UTF-8 bytes, malformed encodings and repeated
-/// parameters (RFC 6749 §3.1) are refused as `invalid_request` before anything else happens.
-/// Empty values count as absent (RFC 6749 §3.1); unknown parameters are ignored.
+/// Bodies over 64 KiB and other content types are refused here; the body itself is parsed by
+/// `OAuthRequestBody` (non-UTF-8 bytes, malformed encodings and repeated parameters, RFC 6749
+/// §3.1, are `invalid_request` before anything else happens). Empty values count as absent
+/// (RFC 6749 §3.1); unknown parameters are ignored.
 struct OAuthParameters: Sendable {
     static let maximumBodySize = 64 * 1024
 
@@ -40,57 +41,13 @@ struct OAuthParameters: Sendable {
         default:
             throw .invalidRequest("The body must be application/x-www-form-urlencoded or application/json.")
         }
-        let body = request.body
         let buffer: ByteBuffer
         do {
-            buffer = try await body.collect(upTo: maximumBodySize)
+            buffer = try await request.body.collect(upTo: maximumBodySize)
         } catch {
             throw OAuthError(.invalidRequest, "The request body is larger than 64 KiB.", status: 413)
         }
-        let bytes = Array(buffer.readableBytesView)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw .invalidRequest("The request body is not UTF-8.")
-        }
-        return isJSON ? try parseJSON(Data(bytes)) : try parseForm(text)
-    }
-
-    static func parseForm(_ text: String) throws(OAuthError) -> OAuthParameters {
-        var values: [String: String] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decodeComponent(parts[0]),
-                  let value = parts.count == 2 ? decodeComponent(parts[1]) : ""
-            else { throw .invalidRequest("The form body is not validly percent-encoded.") }
-            guard values[name] == nil else { throw .invalidRequest("The \(name) parameter is repeated.") }
-            values[name] = value
-        }
-        return OAuthParameters(values: values)
-    }
-
-    static func parseJSON(_ data: Data) throws(OAuthError) -> OAuthParameters {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw .invalidRequest("The JSON body is not an object.")
-        }
-        var values: [String: String] = [:]
-        var objects: [String: [String: String]] = [:]
-        for (name, value) in object {
-            switch value {
-            case let string as String:
-                values[name] = string
-            case let nested as [String: Any]:
-                objects[name] = nested.compactMapValues { $0 as? String }
-            case is NSNull:
-                continue
-            default:
-                // Numbers and booleans are not parameters of ours; arrays are never valid.
-                if value is [Any] { throw .invalidRequest("The \(name) parameter must be a string.") }
-                values[name] = "\(value)"
-            }
-        }
-        return OAuthParameters(values: values, objects: objects)
-    }
-
-    private static func decodeComponent(_ component: Substring) -> String? {
-        component.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        let body = try OAuthRequestBody.parse(Array(buffer.readableBytesView), json: isJSON)
+        return OAuthParameters(values: body.values, objects: body.objects)
     }
 }

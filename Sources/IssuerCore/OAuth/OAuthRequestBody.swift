@@ -1,0 +1,117 @@
+import Foundation
+
+/// The parameters in an OAuth request body (SPEC §3, §7): `application/x-www-form-urlencoded` as
+/// RFC 6749 §4 requires, or `application/json`. The pure part of the server's `OAuthParameters`:
+/// bytes in, parameters or `invalid_request` out, Foundation only, so the fuzz targets compile it
+/// with `OAuthError.swift` alone.
+///
+/// Non-UTF-8 bytes, malformed encodings and repeated parameters (RFC 6749 §3.1, in either
+/// encoding) are refused. Values are kept as sent; what a field may contain is the endpoint's
+/// decision.
+public struct OAuthRequestBody: Sendable, Equatable {
+    /// Parameters with a string value (a JSON number or boolean as its text).
+    public var values: [String: String]
+    /// JSON members that are objects (the exchange's `name`), their string members kept.
+    public var objects: [String: [String: String]]
+
+    /// Parameters as they would be parsed.
+    public init(values: [String: String], objects: [String: [String: String]] = [:]) {
+        self.values = values
+        self.objects = objects
+    }
+
+    /// Parses `bytes` as JSON when `json`, else as a form.
+    public static func parse(_ bytes: [UInt8], json: Bool) throws(OAuthError) -> OAuthRequestBody {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .invalidRequest("The request body is not UTF-8.")
+        }
+        return json ? try parseJSON(Data(bytes)) : try parseForm(text)
+    }
+
+    /// WHATWG `application/x-www-form-urlencoded`: `&`-separated `name=value` pairs, `+` for a
+    /// space, percent-encoded UTF-8.
+    public static func parseForm(_ text: String) throws(OAuthError) -> OAuthRequestBody {
+        var values: [String: String] = [:]
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decodeComponent(parts[0]),
+                  let value = parts.count == 2 ? decodeComponent(parts[1]) : ""
+            else { throw .invalidRequest("The form body is not validly percent-encoded.") }
+            guard values[name] == nil else { throw .invalidRequest("The \(name) parameter is repeated.") }
+            values[name] = value
+        }
+        return OAuthRequestBody(values: values)
+    }
+
+    /// An RFC 8259 object in UTF-8. Arrays are never parameters of ours; `null` counts as absent.
+    public static func parseJSON(_ data: Data) throws(OAuthError) -> OAuthRequestBody {
+        // A raw control byte is invalid JSON in UTF-8, and its presence is how Foundation would
+        // guess UTF-16 or UTF-32; refusing it keeps the bytes read below the bytes parsed.
+        guard !data.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
+            throw .invalidRequest("The JSON body is not an object.")
+        }
+        if let repeated = firstRepeatedMember(Array(data)) {
+            throw .invalidRequest("The \(repeated) parameter is repeated.")
+        }
+        var values: [String: String] = [:]
+        var objects: [String: [String: String]] = [:]
+        for (name, value) in object {
+            switch value {
+            case let string as String:
+                values[name] = string
+            case let nested as [String: Any]:
+                objects[name] = nested.compactMapValues { $0 as? String }
+            case is NSNull:
+                continue
+            default:
+                // Numbers and booleans are not parameters of ours; arrays are never valid.
+                if value is [Any] { throw .invalidRequest("The \(name) parameter must be a string.") }
+                values[name] = "\(value)"
+            }
+        }
+        return OAuthRequestBody(values: values, objects: objects)
+    }
+
+    private static func decodeComponent(_ component: Substring) -> String? {
+        component.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    /// The first member name of the top-level object that occurs twice (RFC 8259 §4 leaves
+    /// duplicates to the implementation, and Foundation keeps one silently). `bytes` must
+    /// already be known to be a valid JSON object.
+    static func firstRepeatedMember(_ bytes: [UInt8]) -> String? {
+        var seen: Set<String> = []
+        var depth = 0
+        var expectingName = false
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                expectingName = depth == 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+            case UInt8(ascii: ","):
+                expectingName = depth == 1
+            case UInt8(ascii: "\""):
+                let start = index
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                if expectingName, index < bytes.count {
+                    let literal = Data(bytes[start...index])
+                    let name = (try? JSONSerialization.jsonObject(with: literal, options: .fragmentsAllowed)) as? String
+                    if let name, !seen.insert(name).inserted { return name }
+                    expectingName = false
+                }
+            default:
+                break
+            }
+            index += 1
+        }
+        return nil
+    }
+}
