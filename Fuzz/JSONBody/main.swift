@@ -1,0 +1,18 @@
+// libFuzzer target: an `application/json` OAuth request body. Built by scripts/fuzz with
+// Sources/IssuerCore/OAuth/OAuthRequestBody.swift and OAuthError.swift.
+import Foundation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJSONBody(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let parsed = try? OAuthRequestBody.parse(bytes, json: true) else { return 0 }
+    // Writing the parameters back as a JSON object of strings and parsing it gives the same.
+    var object: [String: Any] = parsed.values
+    for (name, members) in parsed.objects { object[name] = members }
+    guard let json = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+        preconditionFailure("parsed parameters cannot be written back: \(parsed)")
+    }
+    let again = try? OAuthRequestBody.parse(Array(json), json: true)
+    precondition(again == parsed, "round trip changed \(parsed) into \(String(describing: again))")
+    return 0
+}
