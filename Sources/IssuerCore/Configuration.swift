@@ -90,7 +90,7 @@ public struct Configuration: Sendable {
 
     /// Validates every setting; throws for the first bad one, in SPEC §2's order.
     public init(environment: [String: String]) throws {
-        let reader = ConfigurationReader(environment: environment)
+        let reader = ConfigurationReader(environment: try ConfigurationReader.resolvingSecretFiles(environment))
         issuerURL = try reader.url("ISSUER_URL", default: "http://127.0.0.1:8080")
         host = reader.string("ISSUER_HOST", default: "127.0.0.1")
         port = try reader.positiveInt("ISSUER_PORT", default: 8080, max: 65535)

@@ -11,6 +11,10 @@ public struct ConfigurationSetting: Sendable, Hashable {
         String(variable.dropFirst("ISSUER_".count)).lowercased().replacingOccurrences(of: "_", with: "-")
     }
 
+    /// SPEC §2: a secret setting may instead be read from the file this variable names
+    /// (`ISSUER_SECRET_FILE`), the container convention; `nil` for settings that are not secret.
+    public var fileVariable: String? { isSecret ? variable + "_FILE" : nil }
+
     init(_ variable: String, secret: Bool = false) {
         self.variable = variable
         self.isSecret = secret

@@ -15,7 +15,9 @@ enum ConfigurationLoader {
     static func load(overrides: [String: String]) throws -> Configuration {
         let environment = ProcessInfo.processInfo.environment.merging(overrides) { _, flag in flag }
         do {
-            return try Configuration(environment: environment)
+            let configuration = try Configuration(environment: environment)
+            CommandLineSecrets.warn(overrides)
+            return configuration
         } catch let error as ConfigurationError {
             FileHandle.standardError.write(Data("issuer: \(error.description)\n".utf8))
             throw ExitCode(1)

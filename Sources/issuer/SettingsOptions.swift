@@ -16,6 +16,9 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("database-url"), help: ArgumentHelp("libpq connection URI; unset: the embedded PostgreSQL under .data/postgres", valueName: "ISSUER_DATABASE_URL"))
     var databaseUrl: String?
 
+    @Option(name: .customLong("database-url-file"), help: ArgumentHelp("read the database URL from this file (one trailing newline stripped); keeps it off the command line", valueName: "ISSUER_DATABASE_URL_FILE"))
+    var databaseUrlFile: String?
+
     @Option(name: .customLong("database-pool-size"), help: ArgumentHelp("database connections per process (default 8)", valueName: "ISSUER_DATABASE_POOL_SIZE"))
     var databasePoolSize: String?
 
@@ -67,6 +70,9 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("secret"), help: ArgumentHelp("base64 server secret of 32+ bytes; unset: generated once and kept in the database", valueName: "ISSUER_SECRET"))
     var secret: String?
 
+    @Option(name: .customLong("secret-file"), help: ArgumentHelp("read the server secret from this file (one trailing newline stripped); keeps it off the command line", valueName: "ISSUER_SECRET_FILE"))
+    var secretFile: String?
+
     @Option(name: .customLong("migrations-dir"), help: ArgumentHelp("read migrations from this directory instead of the built-in ones", valueName: "ISSUER_MIGRATIONS_DIR"))
     var migrationsDir: String?
 
@@ -104,6 +110,7 @@ struct SettingsOptions: ParsableArguments {
             ("ISSUER_HOST", host),
             ("ISSUER_PORT", port),
             ("ISSUER_DATABASE_URL", databaseUrl),
+            ("ISSUER_DATABASE_URL_FILE", databaseUrlFile),
             ("ISSUER_DATABASE_POOL_SIZE", databasePoolSize),
             ("ISSUER_KEYS_DIR", keysDir),
             ("ISSUER_KEYS_RELOAD_SECONDS", keysReloadSeconds),
@@ -121,6 +128,7 @@ struct SettingsOptions: ParsableArguments {
             ("ISSUER_SESSION_MAX_AGE", sessionMaxAge),
             ("ISSUER_REFRESH_REUSE_GRACE", refreshReuseGrace),
             ("ISSUER_SECRET", secret),
+            ("ISSUER_SECRET_FILE", secretFile),
             ("ISSUER_MIGRATIONS_DIR", migrationsDir),
             ("ISSUER_TRUSTED_PROXIES", trustedProxies),
             ("ISSUER_RATE_LIMIT", rateLimit),

@@ -127,6 +127,65 @@ struct ConfigurationTests {
         #expect(portError?.description.contains("'eighty'") == true, "non-secret values are echoed to help the operator")
     }
 
+    @Test("a secret given as a file (_FILE) is read with one trailing newline stripped")
+    func secretFiles() throws {
+        let directory = TestDirectories.make("secret-files")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let secret = Data((0..<32).map(UInt8.init)).base64EncodedString()
+        let secretFile = directory.appendingPathComponent("issuer-secret")
+        try Data((secret + "\n").utf8).write(to: secretFile)
+        let databaseFile = directory.appendingPathComponent("database-url")
+        try Data("postgresql://issuer@db.internal/issuer\n".utf8).write(to: databaseFile)
+        let configuration = try Configuration(environment: [
+            "ISSUER_SECRET_FILE": secretFile.path, "ISSUER_DATABASE_URL_FILE": databaseFile.path,
+        ])
+        #expect(configuration.secret == Array(Data(base64Encoded: secret)!))
+        #expect(configuration.databaseURL == "postgresql://issuer@db.internal/issuer")
+
+        // Only one newline goes: a second one is part of the value, and here makes it invalid.
+        try Data((secret + "\n\n").utf8).write(to: secretFile)
+        let twoNewlines = #expect(throws: ConfigurationError.self) {
+            try Configuration(environment: ["ISSUER_SECRET_FILE": secretFile.path])
+        }
+        #expect(twoNewlines?.setting == "ISSUER_SECRET")
+    }
+
+    @Test("both forms of a secret, or an unreadable or empty secret file, are configuration errors naming the setting")
+    func secretFileErrors() throws {
+        let directory = TestDirectories.make("secret-file-errors")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let secret = Data((0..<32).map(UInt8.init)).base64EncodedString()
+        let secretFile = directory.appendingPathComponent("issuer-secret")
+        try Data(secret.utf8).write(to: secretFile)
+        let empty = directory.appendingPathComponent("empty")
+        try Data().write(to: empty)
+
+        let both = #expect(throws: ConfigurationError.self) {
+            try Configuration(environment: ["ISSUER_SECRET": secret, "ISSUER_SECRET_FILE": secretFile.path])
+        }
+        #expect(both?.setting == "ISSUER_SECRET")
+        #expect(both?.description.contains("ISSUER_SECRET_FILE") == true)
+        #expect(both?.description.contains(secret) == false)
+        let bothURLs = #expect(throws: ConfigurationError.self) {
+            try Configuration(environment: ["ISSUER_DATABASE_URL": "postgresql://x/y", "ISSUER_DATABASE_URL_FILE": secretFile.path])
+        }
+        #expect(bothURLs?.setting == "ISSUER_DATABASE_URL")
+
+        for (path, variable) in [
+            (directory.appendingPathComponent("missing").path, "ISSUER_SECRET_FILE"),
+            (directory.path, "ISSUER_SECRET_FILE"),
+            (empty.path, "ISSUER_DATABASE_URL_FILE"),
+        ] {
+            let error = #expect(throws: ConfigurationError.self, "\(variable)=\(path)") {
+                try Configuration(environment: [variable: path])
+            }
+            #expect(error?.setting == variable)
+            #expect(error?.description.contains("\n") == false)
+        }
+    }
+
     @Test("Apple developer credentials must come together")
     func appleCredentialsTogether() throws {
         let keyFile = TestDirectories.make("AuthKey.p8")
