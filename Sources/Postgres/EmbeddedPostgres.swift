@@ -1,11 +1,16 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// A private PostgreSQL cluster in a directory of ours, run with the system's server binaries
 /// and reachable only through a Unix socket inside that directory (no TCP port).
 ///
 /// This is SPEC §8's embedded default, and the test suite's throwaway cluster. When the process
-/// runs as root, the cluster runs as the `postgres` OS user, because `initdb` refuses root.
+/// runs as root, the cluster runs as the `postgres` OS user, because `initdb` refuses root; when
+/// that user cannot reach the requested directory (root in `/root/issuer`), the cluster lives in
+/// a directory it can reach, linked from the requested one (see `EmbeddedPostgres+Placement`).
+/// The process that starts the cluster, or takes over one whose owner was killed, stops it on
+/// exit (see `EmbeddedPostgres+Ownership`).
 /// Inside it, the issuer connects as the role `issuer`, which owns the database `issuer` and is
 /// not a superuser, as in production.
 public final class EmbeddedPostgres: Sendable {
@@ -15,22 +20,33 @@ public final class EmbeddedPostgres: Sendable {
         case throwaway
     }
 
-    /// The cluster's data directory; its Unix socket lives here too.
+    /// The cluster's data directory, where it really is (after relocation, see
+    /// `EmbeddedPostgres+Placement`); its Unix socket lives here too.
     public let directory: URL
+    /// The directory asked for (`.data/postgres`); the same as `directory` unless relocated.
+    public let requestedDirectory: URL
     /// The role the issuer connects as.
     public let role = "issuer"
     private let durability: Durability
-    private let logger: Logger
+    let logger: Logger
     private let osUser: String?
-    /// Whether this object started the server, and so must stop it.
+    /// Whether this object started the server (or took it over), and so must stop it.
     private let started = LockedFlag()
+    /// The open ownership lock file while this object owns the cluster (see `EmbeddedPostgres+Ownership`).
+    let ownershipLock = Mutex<Int32?>(nil)
 
-    /// Touches nothing yet; `start(database:)` creates and runs the cluster.
-    public init(directory: URL, durability: Durability = .durable, logger: Logger = Logger(label: "issuer.embedded-postgres")) {
-        self.directory = directory.standardizedFileURL
+    /// Touches nothing yet; `start(database:)` creates and runs the cluster. `fallbackRoot` is
+    /// where a cluster the `postgres` user could not reach at `directory` goes instead.
+    public init(
+        directory: URL, durability: Durability = .durable, logger: Logger = Logger(label: "issuer.embedded-postgres"),
+        fallbackRoot: URL = EmbeddedPostgres.defaultFallbackRoot
+    ) {
+        let osUser = geteuid() == 0 ? "postgres" : nil
+        self.requestedDirectory = directory.standardizedFileURL
+        self.directory = Self.placement(for: directory.standardizedFileURL, osUser: osUser, fallbackRoot: fallbackRoot.standardizedFileURL)
         self.durability = durability
         self.logger = logger
-        self.osUser = geteuid() == 0 ? "postgres" : nil
+        self.osUser = osUser
     }
 
     /// A libpq key=value connection string for `database` as the issuer's role.
@@ -51,8 +67,27 @@ public final class EmbeddedPostgres: Sendable {
                 "--auth", "trust", "--encoding", "UTF8", "--locale", "C", "--no-instructions",
             ] + (durability == .throwaway ? ["--no-sync"] : []), what: "initdb")
         }
-        if try isRunning(binaries) {
-            logger.info("embedded PostgreSQL already running; reusing it", metadata: ["directory": "\(directory.path)"])
+        var owner = try tryTakeOwnership()
+        var running = try isRunning(binaries)
+        if !owner && !running {
+            // The owner is between starting and stopping it: wait for one or the other.
+            let deadline = Date().addingTimeInterval(60)
+            while !owner && !running && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.1)
+                owner = try tryTakeOwnership()
+                running = try isRunning(binaries)
+            }
+            guard owner || running else {
+                throw EmbeddedPostgresError.commandFailed("pg_ctl start", "another process holds \(ownershipLockPath) but the cluster does not run")
+            }
+        }
+        if running && owner {
+            // No live process owns a running cluster: its owner was killed (SPEC §7). Take it
+            // over, so it is stopped when we stop.
+            logger.notice("embedded PostgreSQL left running by a process that is gone; taking it over", metadata: ["directory": "\(directory.path)"])
+            started.set(true)
+        } else if running {
+            logger.info("embedded PostgreSQL already running under another issuer process; reusing it", metadata: ["directory": "\(directory.path)"])
         } else {
             var options = "-c listen_addresses='' -c unix_socket_directories='\(directory.path)' -c unix_socket_permissions=0700 -c port=5432"
             if durability == .throwaway {
@@ -75,6 +110,7 @@ public final class EmbeddedPostgres: Sendable {
     /// Stops the server if this object started it (fast shutdown: sessions are disconnected,
     /// committed work is kept). Safe to call twice.
     public func stop() {
+        defer { releaseOwnership() }
         guard started.exchange(false), let binaries = try? PostgresBinaries.locate() else { return }
         do {
             try run([binaries.pgCtl, "--pgdata", directory.path, "--mode", "fast", "--wait", "--timeout", "60", "stop"], what: "pg_ctl stop")
@@ -132,6 +168,9 @@ public final class EmbeddedPostgres: Sendable {
 
     private func prepareDirectory() throws {
         let fileManager = FileManager.default
+        if let osUser, directory != requestedDirectory, Self.symbolicLinkDestination(requestedDirectory) != directory {
+            try prepareRelocated(requested: requestedDirectory, osUser: osUser)
+        }
         try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
         try fileManager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
         if let osUser {
@@ -174,6 +213,7 @@ public enum EmbeddedPostgresError: Error, CustomStringConvertible, Sendable {
     case serverNotInstalled
     case commandFailed(String, String)
     case unreachableDirectory(String)
+    case relocationConflict(String, String)
 
     /// One line for the operator, naming the fix where there is one.
     public var description: String {
@@ -185,6 +225,8 @@ public enum EmbeddedPostgresError: Error, CustomStringConvertible, Sendable {
             return "\(what) failed: \(output)"
         case .unreachableDirectory(let path):
             return "the postgres OS user cannot enter \(path); choose a data directory it can reach"
+        case .relocationConflict(let path, let other):
+            return "\(path) already holds the relocated cluster of \(other); remove it or use another data directory"
         }
     }
 }

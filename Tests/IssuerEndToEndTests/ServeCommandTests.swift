@@ -47,6 +47,43 @@ struct ServeCommandTests {
         #expect(!processIsRunning(postmaster), "the embedded postmaster is gone")
     }
 
+    @Test("after kill -9 of serve, the next serve takes the orphaned cluster over and stops it on SIGTERM (SPEC §7)")
+    func serveAfterKill() async throws {
+        let directory = TestDirectories.make("serve-killed")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let pidFile = directory.appendingPathComponent(".data/postgres/postmaster.pid")
+
+        func startServer() async throws -> (ChildProcess, Int32) {
+            let port = Self.freePort()
+            let server = try ChildProcess(
+                executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(port)"],
+                environment: Self.cleanEnvironment, directory: directory)
+            var ready = false
+            for _ in 0..<600 where !ready {
+                ready = await TestHTTP.status(port: port, path: "/readyz") == 200
+                if !ready { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(ready, "never became ready: \(server.output)")
+            let postmaster = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n")[0]))
+            return (server, postmaster)
+        }
+
+        let (crashed, orphan) = try await startServer()
+        crashed.kill()
+        #expect(processIsRunning(orphan), "kill -9 leaves the postmaster running: the case under test")
+
+        let (server, postmaster) = try await startServer()
+        defer { server.kill() }
+        #expect(postmaster == orphan, "the orphaned cluster was taken over, not replaced")
+        server.signal(SIGTERM)
+        let status = await server.waitForExit(timeout: .seconds(60))
+        #expect(status == 0, "output: \(server.output)")
+        #expect(!processIsRunning(postmaster), "the taken-over postmaster is stopped on exit")
+        #expect(!FileManager.default.fileExists(atPath: pidFile.path))
+        if processIsRunning(postmaster) { kill(postmaster, SIGKILL) }
+    }
+
     @Test("a second start reuses the embedded cluster and its data")
     func serveTwice() async throws {
         let directory = TestDirectories.make("serve-twice")
@@ -82,6 +119,33 @@ struct ServeCommandTests {
         #expect(lines.count == 1, "\(result.output)")
         #expect(result.output.contains(setting))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".data").path), "nothing started")
+    }
+
+    @Test("a secret given as a flag is warned about (other users can read process arguments); the file form is not")
+    func secretFlagWarns() async throws {
+        let database = try await TestCluster.freshDatabase()
+        let directory = TestDirectories.make("secret-flag")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let flagged = try await Self.run(["migrate", "--status", "--database-url", database], in: directory)
+        #expect(flagged.code == 0, "\(flagged.output)")
+        #expect(flagged.output.contains("warning: --database-url puts a secret on the command line"))
+        #expect(flagged.output.contains("ISSUER_DATABASE_URL_FILE"))
+        #expect(!flagged.output.contains(database), "the warning never repeats the value")
+
+        let file = directory.appendingPathComponent("database-url")
+        try Data((database + "\n").utf8).write(to: file)
+        let fromFile = try await Self.run(["migrate", "--status"], in: directory, environment: ["ISSUER_DATABASE_URL_FILE": file.path])
+        #expect(fromFile.code == 0, "\(fromFile.output)")
+        #expect(!fromFile.output.contains("warning"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".data").path), "the file's database was used")
+
+        let both = try await Self.run(["migrate", "--status"], in: directory, environment: [
+            "ISSUER_DATABASE_URL_FILE": file.path, "ISSUER_DATABASE_URL": database,
+        ])
+        #expect(both.code == 1)
+        #expect(both.output.split(separator: "\n").count == 1, "\(both.output)")
+        #expect(both.output.contains("ISSUER_DATABASE_URL"))
     }
 
     @Test("with an external database, an empty key ring stops serve with a message to run keys init")

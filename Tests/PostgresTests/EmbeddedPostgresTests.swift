@@ -47,4 +47,42 @@ struct EmbeddedPostgresTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("postmaster.pid").path))
         try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
     }
+
+    @Test("as root in a root-only directory (a clone in /root): the cluster lives where postgres can reach it, linked from .data/postgres (SPEC §8)",
+          .enabled(if: getuid() == 0, "runs only as root: the cluster runs as the postgres OS user only then"))
+    func rootOnlyDirectory() async throws {
+        let base = TestDirectories.make("root-home")
+        defer { try? FileManager.default.removeItem(at: base.deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        chmod(base.path, 0o700)
+        let checkout = base.appendingPathComponent("issuer", isDirectory: true)
+        let requested = checkout.appendingPathComponent(".data/postgres", isDirectory: true)
+        let fallbackRoot = base.deletingLastPathComponent().appendingPathComponent("var-lib-issuer", isDirectory: true)
+
+        let cluster = EmbeddedPostgres(directory: requested, durability: .throwaway, fallbackRoot: fallbackRoot)
+        #expect(cluster.directory.path.hasPrefix(fallbackRoot.path + "/"))
+        try await cluster.startInBackground(database: "issuer")
+        let pool = ConnectionPool(conninfo: cluster.conninfo(database: "issuer"), size: 1)
+        try await pool.query("CREATE TABLE survivor (note text)")
+        try await pool.query("INSERT INTO survivor VALUES ('kept')")
+        await pool.close()
+        cluster.stop()
+
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: requested.path) == cluster.directory.path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: base.path)
+        #expect(attributes[.posixPermissions] as? Int == 0o700, "the root-only directory is not opened up")
+        let clusterAttributes = try FileManager.default.attributesOfItem(atPath: cluster.directory.path)
+        #expect(clusterAttributes[.ownerAccountName] as? String == "postgres")
+        #expect(clusterAttributes[.posixPermissions] as? Int == 0o700)
+
+        // The next start, through the link, finds the same cluster and its data.
+        let again = EmbeddedPostgres(directory: requested, durability: .throwaway, fallbackRoot: fallbackRoot)
+        #expect(again.directory == cluster.directory)
+        try await again.startInBackground(database: "issuer")
+        let reopened = ConnectionPool(conninfo: again.conninfo(database: "issuer"), size: 1)
+        #expect(try await reopened.query("SELECT note FROM survivor").single?.decode(String.self, at: 0) == "kept")
+        await reopened.close()
+        again.stop()
+        #expect(!FileManager.default.fileExists(atPath: cluster.directory.appendingPathComponent("postmaster.pid").path))
+    }
 }
