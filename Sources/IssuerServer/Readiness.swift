@@ -41,8 +41,8 @@ public struct Readiness: Sendable {
 }
 
 extension Readiness.Check {
-    /// The database answers a trivial query. The pool fails fast while the server is down, so
-    /// this never hangs on a dead database.
+    /// The database answers a trivial query. The pool fails fast while the server is down, and
+    /// gives up at its deadline when the server is silent (SPEC §7), so this never hangs.
     public static func database(_ pool: ConnectionPool) -> Readiness.Check {
         Readiness.Check(name: "database") {
             (try? await pool.query("SELECT 1")) != nil

@@ -37,7 +37,9 @@ struct ConnectionPoolTests {
         // design, not by timing: with libpq on the cooperative pool this test fails.
         let sleepers = max(2, ProcessInfo.processInfo.activeProcessorCount)
         let conninfo = try await TestCluster.freshDatabase()
-        let pool = ConnectionPool(conninfo: conninfo, size: sleepers + 1)
+        // The queries block until the test says so: a deadline as long as the lock timeout, so a
+        // slow machine does not turn the wait into an outage.
+        let pool = ConnectionPool(conninfo: conninfo, size: sleepers + 1, timeout: .seconds(20))
         let holder = ConnectionPool(conninfo: conninfo, size: 1)
         try await holder.query("SELECT pg_advisory_lock(42)")
         let order = Mutex<[String]>([])
@@ -89,7 +91,8 @@ struct ConnectionPoolTests {
     @Test("waiting callers are served in turn when every connection is busy")
     func waitersAreServed() async throws {
         let conninfo = try await TestCluster.freshDatabase()
-        let pool = ConnectionPool(conninfo: conninfo, size: 1)
+        // Waiters wait as long as the test holds the lock, however slow the machine.
+        let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .seconds(30))
         let holder = ConnectionPool(conninfo: conninfo, size: 1)
         try await holder.query("SELECT pg_advisory_lock(7)")
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -11,21 +11,23 @@ struct SilentDatabaseTests {
     func silentThenBack() async throws {
         let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
         defer { proxy.stop() }
-        let pool = ConnectionPool(conninfo: conninfo, size: 2, timeout: .seconds(1))
+        let pool = ConnectionPool(conninfo: conninfo, size: 2, timeout: .seconds(2))
         try await Self.openEveryConnection(pool)
 
         proxy.freeze()
         // The first two find an open link and block in libpq reading the answer; the next ones
         // must open a new link, which the silent server never completes.
         for _ in 0..<4 {
-            let outcome = await Outcome.of(within: 3) { try await pool.query("SELECT 1") }
+            let outcome = await Outcome.of(within: 6) { try await pool.query("SELECT 1") }
             #expect(outcome == .unavailable)
         }
 
         proxy.thaw()
-        let answer = try await pool.query("SELECT 42").single?.decode(Int.self, at: 0)
+        // Recovered by itself: the same pool answers again, on every connection (each opens a new
+        // link). A loaded machine may need more than one try to connect within 2 s.
+        let answer = try await Self.eventually { try await pool.query("SELECT 42").single?.decode(Int.self, at: 0) }
         #expect(answer == 42)
-        try await Self.openEveryConnection(pool)
+        try await Self.eventually { try await Self.openEveryConnection(pool) }
         #expect(pool.statistics == .init(size: 2, inUse: 0, waiting: 0))
         await pool.close()
     }
@@ -34,17 +36,17 @@ struct SilentDatabaseTests {
     func waitersAreBounded() async throws {
         let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
         defer { proxy.stop() }
-        let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .seconds(2), maxWaiting: 2)
+        let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .seconds(4), maxWaiting: 2)
         try await pool.query("SELECT 1")
 
         proxy.freeze()
-        let stuck = Task { await Outcome.of(within: 6) { try await pool.query("SELECT 1") } }
+        let stuck = Task { await Outcome.of(within: 12) { try await pool.query("SELECT 1") } }
         try await Self.until { pool.statistics.inUse == 1 }
-        let waiters = (0..<2).map { _ in Task { await Outcome.of(within: 6) { try await pool.query("SELECT 1") } } }
+        let waiters = (0..<2).map { _ in Task { await Outcome.of(within: 12) { try await pool.query("SELECT 1") } } }
         try await Self.until { pool.statistics.waiting == 2 }
 
         // One more than the bound is refused at once: the two waiters are still there.
-        let refused = await Outcome.of(within: 6) { try await pool.query("SELECT 1") }
+        let refused = await Outcome.of(within: 12) { try await pool.query("SELECT 1") }
         #expect(refused == .unavailable)
         #expect(pool.statistics.waiting == 2)
 
@@ -62,7 +64,7 @@ struct SilentDatabaseTests {
     func sessionSettings() async throws {
         let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
         defer { proxy.stop() }
-        let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .milliseconds(1500))
+        let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .milliseconds(2500))
         let ours = try await pool.withConnection { connection in
             [
                 connection.setting("keepalives"), connection.setting("keepalives_idle"),
@@ -71,7 +73,7 @@ struct SilentDatabaseTests {
                 try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0),
             ]
         }
-        #expect(ours == ["1", "5", "1", "5", "10000", "1500ms"])
+        #expect(ours == ["1", "5", "1", "5", "10000", "2500ms"])
         await pool.close()
 
         // The URI form, with the operator's own keepalive and options (the fixed formats stay).
@@ -94,24 +96,36 @@ struct SilentDatabaseTests {
 
     @Test("the server cancels a statement past the timeout; an unlimited call (a migration) is not cut")
     func statementTimeout() async throws {
-        let pool = ConnectionPool(conninfo: try await TestCluster.freshDatabase(), size: 1, timeout: .milliseconds(500))
-        let slow = await Outcome.of(within: 5) { try await pool.query("SELECT pg_sleep(3)") }
+        let pool = ConnectionPool(conninfo: try await TestCluster.freshDatabase(), size: 1, timeout: .seconds(1))
+        let slow = await Outcome.of(within: 3) { try await pool.query("SELECT pg_sleep(10)") }
         #expect(slow == .unavailable)
 
         let unlimited = try await pool.withConnection(timeLimit: .unlimited) { connection in
-            try connection.query("SELECT pg_sleep(1)")
+            try connection.query("SELECT pg_sleep(1.5)")
             return try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0)
         }
         #expect(unlimited == "0")
         // The next caller of that connection has the timeout again.
-        #expect(try await pool.query("SHOW statement_timeout").single?.decode(String.self, at: 0) == "500ms")
+        #expect(try await pool.query("SHOW statement_timeout").single?.decode(String.self, at: 0) == "1s")
         await pool.close()
+    }
+
+    /// `body`'s answer, tried again while the database is unavailable (at most five times).
+    static func eventually<T>(_ body: () async throws -> T) async throws -> T {
+        for _ in 0..<4 {
+            do {
+                return try await body()
+            } catch let error as PostgresError where error.isUnavailable {
+                continue
+            }
+        }
+        return try await body()
     }
 
     /// Uses every connection of the pool at once, so each has an open link.
     static func openEveryConnection(_ pool: ConnectionPool) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<(pool.size * 3) { group.addTask { try await pool.query("SELECT pg_sleep(0.05)") } }
+            for _ in 0..<pool.size { group.addTask { try await pool.query("SELECT pg_sleep(0.2)") } }
             try await group.waitForAll()
         }
     }
