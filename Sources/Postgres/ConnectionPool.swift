@@ -179,7 +179,7 @@ public final class ConnectionPool: Sendable {
         switch decision {
         case .ready(let connection): return connection
         case .closed: throw PostgresError.poolClosed
-        case .full: throw PostgresError.unavailable("\(maxWaiting) calls already wait for a database connection")
+        case .full: throw Self.queueFull(maxWaiting)
         case .wait(let id):
             let timer = Task {
                 try? await Task.sleep(until: deadline, clock: .continuous)
@@ -198,6 +198,8 @@ public final class ConnectionPool: Sendable {
                         // Checked under the lock that `expireWaiter` takes, after its sleep: a
                         // waiter added before the deadline is always found by its timer.
                         if ContinuousClock.now >= deadline { return .failure(Self.waitExpired) }
+                        // Others may have queued between the two locks: the bound holds all the same.
+                        if state.waiters.count >= maxWaiting { return .failure(Self.queueFull(maxWaiting)) }
                         state.waiters.append((id, continuation))
                         return nil
                     }
@@ -211,6 +213,10 @@ public final class ConnectionPool: Sendable {
                 cancelled?.resume(throwing: CancellationError())
             }
         }
+    }
+
+    private static func queueFull(_ maxWaiting: Int) -> PostgresError {
+        .unavailable("\(maxWaiting) calls already wait for a database connection")
     }
 
     private static let waitExpired = PostgresError.unavailable("no database connection came free within the deadline")
