@@ -79,6 +79,8 @@ public struct Configuration: Sendable {
         public var keyID: String
         /// ISSUER_APPLE_PRIVATE_KEY_FILE: that private key, as Apple issued it (`.p8`).
         public var privateKeyFile: URL
+        /// The key in that file, read once at start (SPEC §2: unreadable or not P-256 stops the process).
+        public var signingKey: AppleSigningKey
     }
 
     /// Route prefix: the path of `issuerURL` without a trailing slash ("" at the root).
@@ -153,7 +155,10 @@ public struct Configuration: Sendable {
         case (nil, nil, nil):
             appleCredentials = nil
         case (let teamID?, let keyID?, let keyFile?):
-            appleCredentials = AppleCredentials(teamID: teamID, keyID: keyID, privateKeyFile: keyFile)
+            guard let key = AppleSigningKey(contentsOf: keyFile) else {
+                throw reader.invalid("ISSUER_APPLE_PRIVATE_KEY_FILE", "must be the P-256 private key (.p8, PKCS#8 PEM) Apple issued")
+            }
+            appleCredentials = AppleCredentials(teamID: teamID, keyID: keyID, privateKeyFile: keyFile, signingKey: key)
         default:
             let missing = teamID == nil ? "ISSUER_APPLE_TEAM_ID" : keyID == nil ? "ISSUER_APPLE_KEY_ID" : "ISSUER_APPLE_PRIVATE_KEY_FILE"
             throw ConfigurationError(setting: missing, problem: "must be set together with the other Apple developer credentials")

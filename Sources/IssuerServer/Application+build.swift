@@ -27,6 +27,7 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
             DatabaseService(pool: dependencies.pool),
             KeyRingReloadService(monitor: keys, interval: configuration.keysReloadInterval),
             JanitorService(janitor: SessionJanitor(pool: dependencies.pool), clock: dependencies.clock, logger: dependencies.logger),
+            AppleCustodyService(dependencies),
         ],
         logger: dependencies.logger)
 }
@@ -63,6 +64,8 @@ func buildRouter(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) -> Ro
         .register(on: routes)
     RevocationEndpoint(revocation: services.revocation).register(on: routes)
     UserInfoEndpoint(service: services.userInfo).register(on: routes)
+    AccountEndpoint(accounts: services.accounts).register(on: routes)
+    AppleNotificationsEndpoint(notifications: services.appleNotifications).register(on: routes)
     // Last, so that it advertises exactly what was registered above.
     DiscoveryEndpoint(document: DiscoveryDocument(
         configuration: configuration, served: routes.served + [.openIDConfiguration, .authorizationServerMetadata],

@@ -25,6 +25,11 @@ public struct IssuerDependencies: Sendable {
     /// SPEC §7: how long a connection may take to deliver a complete request (30 s); tests
     /// shorten it.
     public var requestReadTimeout: TimeAmount = RequestReadTimeoutHandler.defaultLimit
+    /// How Apple's token and revoke endpoints are reached (SPEC §3.8): over HTTP under SPEC §7's
+    /// rules (`HTTPAppleTransport`) unless a test replaces it.
+    public var appleTransport: any AppleHTTPTransport = HTTPAppleTransport()
+    /// How often the background worker retries Apple code redemptions and revocations; tests shorten it.
+    public var appleWorkerInterval: Duration = .seconds(5)
 
     /// A nil `jwksFetcher` fetches over HTTP under SPEC §7's rules (`RemoteFetch`).
     public init(

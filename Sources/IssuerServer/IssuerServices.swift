@@ -7,6 +7,11 @@ struct IssuerServices: Sendable {
     let refresh: RefreshTokenGrant
     let revocation: TokenRevocation
     let userInfo: UserInfoService
+    /// SPEC §3.8: Apple code redemption and token custody; the hosted callback calls it too.
+    let appleCustody: AppleTokenCustody
+    let appleRevocations: AppleRevocationQueue
+    let accounts: AccountService
+    let appleNotifications: AppleNotifications
 
     init(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) {
         let configuration = dependencies.configuration
@@ -21,6 +26,19 @@ struct IssuerServices: Sendable {
         let issuer = TokenIssuer(minter: TokenMinter(configuration: configuration, clock: clock), ring: ring)
         let sessions = SessionRevocation(pool: dependencies.pool)
         let accessTokens = AccessTokenVerifier(configuration: configuration, clock: clock)
+        let vault = AppleTokenVault(secret: dependencies.serverSecret)
+        let appleAPI = Self.appleAPI(dependencies)
+        appleRevocations = AppleRevocationQueue(pool: dependencies.pool, vault: vault, api: appleAPI, clock: clock, events: metrics)
+        appleCustody = AppleTokenCustody(
+            pool: dependencies.pool, vault: vault, api: appleAPI, revocations: appleRevocations, clock: clock, events: metrics)
+        accounts = AccountService(
+            verifier: accessTokens, ring: ring,
+            deletion: AccountDeletion(pool: dependencies.pool, clock: clock, revocations: appleRevocations, events: metrics))
+        // SPEC §3.10: the same verifier, and so the same cache of Apple's keys, as the exchange.
+        appleNotifications = AppleNotifications(
+            verifier: verifier,
+            audiences: Set((configuration.appleClientIDs ?? []) + (configuration.appleServicesID.map { [$0] } ?? [])),
+            pool: dependencies.pool, clock: clock, events: metrics)
 
         appleExchange = IdentityExchange(
             verifier: verifier, audiences: configuration.appleClientIDs.map(Set.init),
@@ -30,7 +48,7 @@ struct IssuerServices: Sendable {
             store: SignInStore(
                 pool: dependencies.pool, clock: clock,
                 refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge),
-            issuer: issuer)
+            issuer: issuer, custody: appleCustody)
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
             secret: dependencies.serverSecret, issuer: issuer, clock: clock,
@@ -39,5 +57,18 @@ struct IssuerServices: Sendable {
         revocation = TokenRevocation(
             revocation: sessions, clients: configuration.clients, verifier: accessTokens, ring: ring, clock: clock)
         userInfo = UserInfoService(pool: dependencies.pool, verifier: accessTokens, ring: ring, clock: clock)
+    }
+
+    /// Apple's token and revoke endpoints with the configured credentials; nil without them
+    /// (SPEC §2: codes are then not redeemed).
+    static func appleAPI(_ dependencies: IssuerDependencies) -> AppleTokenAPI? {
+        let configuration = dependencies.configuration
+        return configuration.appleCredentials.map { credentials in
+            AppleTokenAPI(
+                transport: dependencies.appleTransport,
+                secret: AppleClientSecret(
+                    teamID: credentials.teamID, keyID: credentials.keyID, key: credentials.signingKey, clock: dependencies.clock),
+                tokenURL: configuration.appleTokenURL, revokeURL: configuration.appleRevokeURL)
+        }
     }
 }

@@ -59,6 +59,32 @@ public final class ServerMetrics: Sendable {
         count("refresh", "reuse_detections", "Spent refresh tokens presented after the grace window (sessions revoked)", [])
     }
 
+    /// Counts a deleted account, by why (SPEC §3.8, §3.10).
+    func recordAccountDeletion(reason: String) {
+        count("accounts", "deletions", "Accounts deleted, by reason", [("reason", reason)])
+    }
+
+    /// Counts one try to revoke an Apple token, by outcome (SPEC §3.8).
+    func recordAppleRevocation(outcome: String) {
+        count("apple", "revocations", "Tries to revoke Apple tokens, by outcome", [("outcome", outcome)])
+    }
+
+    /// Counts one try to redeem an Apple authorization code, by outcome (SPEC §3.8).
+    func recordAppleRedemption(outcome: String) {
+        count("apple", "code_redemptions", "Tries to redeem Apple authorization codes, by outcome", [("outcome", outcome)])
+    }
+
+    /// Counts one Apple server-to-server notification, by event type (SPEC §3.10).
+    func recordAppleNotification(type: String) {
+        count("apple", "notifications", "Apple server-to-server notifications, by type", [("type", type)])
+    }
+
+    /// Publishes how many Apple revocations wait in the queue (SPEC §3.8).
+    func recordAppleRevocationQueue(depth: Int) {
+        registry.makeGauge(descriptor: Self.name("apple", "revocation_queue", "depth", "Apple revocations waiting to be sent"))
+            .set(Double(depth))
+    }
+
     /// `issuer_<subsystem>_<metric>_total`, incremented.
     private func count(_ subsystem: String, _ metric: String, _ help: String, _ labels: [(String, String)]) {
         registry.makeCounter(descriptor: Self.name(subsystem, metric, "total", help), labels: labels).increment()

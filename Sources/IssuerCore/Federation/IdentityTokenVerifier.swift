@@ -30,6 +30,30 @@ public struct IdentityTokenVerifier: Sendable {
     public func verify(
         _ token: String, audiences: Set<String>, nonce: String?, noncePolicy: NoncePolicy
     ) async throws(IdentityTokenError) -> ExternalIdentity {
+        let payload = try await verifiedPayload(token)
+        let claims: IdentityTokenClaims
+        do {
+            claims = try JSONDecoder().decode(IdentityTokenClaims.self, from: payload)
+        } catch {
+            throw .rejected("claims of the wrong type")
+        }
+        guard claims.iss == provider.issuer else { throw .rejected("wrong iss") }
+        guard let audience = claims.aud.first(where: audiences.contains) else { throw .rejected("wrong aud") }
+        let now = clock.now.timeIntervalSince1970
+        guard let exp = claims.exp, exp + Self.leeway > now else { throw .rejected("expired") }
+        guard let iat = claims.iat, iat - Self.leeway <= now else { throw .rejected("iat in the future") }
+        guard let subject = claims.sub, !subject.isEmpty else { throw .rejected("no sub") }
+        try noncePolicy.check(raw: nonce, claim: claims.nonce)
+        return ExternalIdentity(
+            provider: provider.name, subject: subject, audience: audience, email: claims.email,
+            emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail)
+    }
+
+    /// The payload of a JWS signed by one of the provider's keys, checked in SPEC §3.1's order up
+    /// to the signature (size, shape, `alg` = RS256, `kid`, signature) and no further: the caller
+    /// checks the claims of its kind of token (an identity token here, a server-to-server
+    /// notification in `AppleNotifications`), through this one cache of the provider's keys.
+    public func verifiedPayload(_ token: String) async throws(IdentityTokenError) -> Data {
         let parsed: JWSParsed
         do {
             parsed = try JWS.parse(token, allowedAlgorithms: [.rs256], maxLength: Self.maximumTokenLength)
@@ -51,23 +75,6 @@ public struct IdentityTokenVerifier: Sendable {
             case .unavailable(let reason): throw .keysUnavailable(reason)
             }
         }
-        let verified: JWSVerified
-        do { verified = try parsed.verified(with: key) } catch { throw .rejected("signature does not verify") }
-        let claims: IdentityTokenClaims
-        do {
-            claims = try JSONDecoder().decode(IdentityTokenClaims.self, from: verified.payload)
-        } catch {
-            throw .rejected("claims of the wrong type")
-        }
-        guard claims.iss == provider.issuer else { throw .rejected("wrong iss") }
-        guard let audience = claims.aud.first(where: audiences.contains) else { throw .rejected("wrong aud") }
-        let now = clock.now.timeIntervalSince1970
-        guard let exp = claims.exp, exp + Self.leeway > now else { throw .rejected("expired") }
-        guard let iat = claims.iat, iat - Self.leeway <= now else { throw .rejected("iat in the future") }
-        guard let subject = claims.sub, !subject.isEmpty else { throw .rejected("no sub") }
-        try noncePolicy.check(raw: nonce, claim: claims.nonce)
-        return ExternalIdentity(
-            provider: provider.name, subject: subject, audience: audience, email: claims.email,
-            emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail)
+        do { return try parsed.verified(with: key).payload } catch { throw .rejected("signature does not verify") }
     }
 }

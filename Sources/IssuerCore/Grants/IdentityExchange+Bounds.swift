@@ -17,6 +17,14 @@ extension IdentityExchange.Request {
                 throw .invalidRequest("The nonce must be at most \(Self.maximumNonceLength) bytes without control characters.")
             }
         }
+        if let authorizationCode {
+            guard !authorizationCode.isEmpty, authorizationCode.utf8.count <= AppleTokenCustody.maximumCodeLength,
+                  !authorizationCode.containsControlCharacters
+            else {
+                throw .invalidRequest(
+                    "authorization_code must be at most \(AppleTokenCustody.maximumCodeLength) bytes without control characters.")
+            }
+        }
         for (field, part) in [("given_name", givenName), ("family_name", familyName)] {
             guard let part else { continue }
             guard part.utf8.count <= Self.maximumNamePartLength, !part.containsControlCharacters else {

@@ -33,11 +33,14 @@ public struct IdentityExchange: Sendable {
         public var userAgent: String?
         /// The client IP (after `ISSUER_TRUSTED_PROXIES`), recorded on the session.
         public var clientIP: String?
+        /// SPEC §3.1/§3.8: Apple's one-time `authorization_code`, redeemed for an Apple refresh
+        /// token that account deletion revokes.
+        public var authorizationCode: String?
 
         /// Only the token and the client are required.
         public init(
             idToken: String, nonce: String? = nil, clientID: String, scope: String? = nil, givenName: String? = nil,
-            familyName: String? = nil, userAgent: String? = nil, clientIP: String? = nil
+            familyName: String? = nil, userAgent: String? = nil, clientIP: String? = nil, authorizationCode: String? = nil
         ) {
             self.idToken = idToken
             self.nonce = nonce
@@ -47,6 +50,7 @@ public struct IdentityExchange: Sendable {
             self.familyName = familyName
             self.userAgent = userAgent
             self.clientIP = clientIP
+            self.authorizationCode = authorizationCode
         }
     }
 
@@ -57,11 +61,14 @@ public struct IdentityExchange: Sendable {
     private let clients: ClientRegistry
     private let store: SignInStore
     private let issuer: TokenIssuer
+    private let custody: AppleTokenCustody?
 
-    /// - Parameter audiences: `ISSUER_APPLE_CLIENT_IDS`; nil or empty answers 503 (not configured).
+    /// - Parameters:
+    ///   - audiences: `ISSUER_APPLE_CLIENT_IDS`; nil or empty answers 503 (not configured).
+    ///   - custody: where Apple's `authorization_code` goes (SPEC §3.8); nil ignores it.
     public init(
         verifier: IdentityTokenVerifier, audiences: Set<String>?, noncePolicy: NoncePolicy, clients: ClientRegistry,
-        store: SignInStore, issuer: TokenIssuer
+        store: SignInStore, issuer: TokenIssuer, custody: AppleTokenCustody? = nil
     ) {
         self.verifier = verifier
         self.audiences = audiences
@@ -69,6 +76,7 @@ public struct IdentityExchange: Sendable {
         self.clients = clients
         self.store = store
         self.issuer = issuer
+        self.custody = custody
     }
 
     /// - Parameter logger: the request's logger, so every line carries its request id.
@@ -100,6 +108,10 @@ public struct IdentityExchange: Sendable {
             "provider": "\(identity.provider)", "sub": "\(signIn.user.subject)", "sid": "\(signIn.sessionID)",
             "client_id": "\(client.clientID)",
         ])
+        if let code = request.authorizationCode, let custody {
+            // SPEC §3.8: redeemed with `client_id` = the Apple token's `aud`; never fails the sign-in.
+            await custody.custody(authorizationCode: code, clientID: identity.audience, userID: signIn.user.id, logger: logger)
+        }
         var response = try issuer.issue(
             user: signIn.user, clientID: client.clientID, scopes: scopes, sessionID: signIn.sessionID,
             authTime: signIn.authTime, sessionExpiresAt: signIn.sessionExpiresAt, nonce: request.nonce,

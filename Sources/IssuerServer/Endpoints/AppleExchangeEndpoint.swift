@@ -23,7 +23,8 @@ struct AppleExchangeEndpoint {
                 givenName: name?["given_name"].flatMap { $0.isEmpty ? nil : $0 },
                 familyName: name?["family_name"].flatMap { $0.isEmpty ? nil : $0 },
                 userAgent: request.headers[.userAgent],
-                clientIP: context.clientIP)
+                clientIP: context.clientIP,
+                authorizationCode: parameters.optional("authorization_code"))
             let response = try await exchange.exchange(exchangeRequest, style: .nativeSignIn, logger: context.logger)
             metrics.recordTokensIssued(grant: "apple_exchange")
             return response.response

@@ -15,6 +15,8 @@ enum Route: String, CaseIterable, Sendable {
     case healthz
     case readyz
     case metrics
+    case account
+    case appleNotifications
 
     /// Where the route hangs: under the path of `ISSUER_URL`, at the server's root (SPEC §3.9),
     /// or at RFC 8414 §3's `/.well-known/oauth-authorization-server` followed by that path.
@@ -43,6 +45,8 @@ enum Route: String, CaseIterable, Sendable {
         case .healthz: "/healthz"
         case .readyz: "/readyz"
         case .metrics: "/metrics"
+        case .account: "/account"
+        case .appleNotifications: "/auth/apple/notifications"
         }
     }
 
@@ -59,6 +63,8 @@ enum Route: String, CaseIterable, Sendable {
         switch self {
         case .appleExchange, .token, .revocation: [.post]
         case .userinfo: [.get, .post]
+        case .account: [.delete]
+        case .appleNotifications: [.post]
         case .jwks, .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: [.get]
         }
     }
@@ -66,6 +72,7 @@ enum Route: String, CaseIterable, Sendable {
     var errorStyle: ErrorStyle {
         switch self {
         case .appleExchange, .token, .revocation, .jwks, .userinfo: .oauth
+        case .account, .appleNotifications: .oauth
         case .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: .plain
         }
     }

@@ -1,0 +1,31 @@
+/// Where account and Apple-custody events are counted (SPEC §3.9 `/metrics`, §3.8, §3.10). The
+/// server's metrics implement it; the core only reports.
+public protocol AccountEvents: Sendable {
+    /// An account was deleted; `reason` is `AccountDeletion.Reason.rawValue`.
+    func accountDeleted(reason: String)
+    /// One attempt to revoke at Apple ended: `revoked`, `already_invalid` or `failed`.
+    func appleRevocation(outcome: String)
+    /// One attempt to redeem an Apple authorization code ended: `redeemed`, `refused`, `failed` or `expired`.
+    func appleRedemption(outcome: String)
+    /// One Apple server-to-server notification was answered, by event type (`invalid` when it
+    /// failed verification, `duplicate` when its `jti` was already applied).
+    func appleNotification(type: String)
+    /// How many Apple revocations wait in the queue.
+    func appleRevocationQueue(depth: Int)
+}
+
+/// Counts nothing: for tools and tests that do not expose metrics.
+public struct UncountedAccountEvents: AccountEvents {
+    /// Nothing to configure.
+    public init() {}
+    /// Not counted.
+    public func accountDeleted(reason: String) {}
+    /// Not counted.
+    public func appleRevocation(outcome: String) {}
+    /// Not counted.
+    public func appleRedemption(outcome: String) {}
+    /// Not counted.
+    public func appleNotification(type: String) {}
+    /// Not published.
+    public func appleRevocationQueue(depth: Int) {}
+}

@@ -1,0 +1,95 @@
+import Foundation
+import JOSE
+
+/// One server-to-server notification from Apple (SPEC §3.10), its signature already verified:
+/// the JWT's `iss`, `aud`, `iat`, `exp`, `jti`, and its `events` claim, which Apple sends as a
+/// JSON object or as a string holding one.
+struct AppleNotificationEvent: Sendable, Equatable {
+    /// What happened; SPEC §3.10's table.
+    enum Kind: Sendable, Equatable {
+        case emailDisabled
+        case emailEnabled
+        case consentRevoked
+        case accountDeleted
+        case unknown(String)
+
+        init(_ type: String) {
+            switch type {
+            case "email-disabled": self = .emailDisabled
+            case "email-enabled": self = .emailEnabled
+            case "consent-revoked": self = .consentRevoked
+            case "account-delete", "account-deleted": self = .accountDeleted
+            default: self = .unknown(type)
+            }
+        }
+
+        /// The name metrics and logs use; an unknown type is `other`, so a sender cannot grow the
+        /// metric's label set.
+        var name: String {
+            switch self {
+            case .emailDisabled: "email-disabled"
+            case .emailEnabled: "email-enabled"
+            case .consentRevoked: "consent-revoked"
+            case .accountDeleted: "account-delete"
+            case .unknown: "other"
+            }
+        }
+    }
+
+    /// Why a verified payload is still refused: the claims are not those of a notification for us.
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    var kind: Kind
+    /// Apple's user id: the `sub` of its identity tokens.
+    var subject: String
+    /// When it happened, as Apple says (`event_time`, milliseconds); `iat` when absent.
+    var time: Date
+    /// Idempotency key: the JWT's `jti`, or a digest of the payload when Apple sends none.
+    var jti: String
+
+    /// Checks the claims (SPEC §3.10: `iss`, `aud` one of `audiences`, `iat` not in the future,
+    /// `exp` when present not passed, with `leeway`) and reads the event.
+    init(payload: Data, issuer: String, audiences: Set<String>, now: Date, leeway: TimeInterval) throws {
+        guard let claims = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else {
+            throw Invalid(description: "claims are not a JSON object")
+        }
+        guard claims["iss"] as? String == issuer else { throw Invalid(description: "wrong iss") }
+        let audience = (claims["aud"] as? String).map { [$0] } ?? (claims["aud"] as? [String]) ?? []
+        guard audience.contains(where: audiences.contains) else { throw Invalid(description: "wrong aud") }
+        guard let iat = Self.number(claims["iat"]) else { throw Invalid(description: "no iat") }
+        guard iat - leeway <= now.timeIntervalSince1970 else { throw Invalid(description: "iat in the future") }
+        if claims["exp"] != nil {
+            guard let exp = Self.number(claims["exp"]), exp + leeway > now.timeIntervalSince1970 else {
+                throw Invalid(description: "expired")
+            }
+        }
+        let events: [String: Any]?
+        if let text = claims["events"] as? String {
+            events = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+        } else {
+            events = claims["events"] as? [String: Any]
+        }
+        guard let events, let type = events["type"] as? String, let subject = events["sub"] as? String, !subject.isEmpty else {
+            throw Invalid(description: "events is not an object with type and sub")
+        }
+        kind = Kind(type)
+        self.subject = subject
+        time = Self.number(events["event_time"]).map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date(timeIntervalSince1970: iat)
+        if let jti = claims["jti"] as? String, !jti.isEmpty, jti.utf8.count <= 256 {
+            self.jti = jti
+        } else {
+            self.jti = "sha256:" + Base64URL.encode(JOSEDigest.sha256(payload))
+        }
+    }
+
+    /// A JSON number, or a string holding one (Apple has sent both).
+    private static func number(_ value: Any?) -> Double? {
+        if let number = value as? Int { return Double(number) }
+        if let number = value as? Double { return number }
+        if let number = value as? NSNumber { return number.doubleValue }
+        if let text = value as? String { return Double(text) }
+        return nil
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Logging
+import Postgres
+
+/// Apple refresh tokens waiting to be revoked at Apple after their account was deleted (SPEC §3.8).
+/// Each is a row, queued in the deletion's own transaction, so a crash or an Apple outage loses
+/// none (ARCHITECTURE §6). Any process may send one: a row is claimed with
+/// `FOR UPDATE SKIP LOCKED` and its next attempt pushed past the send's deadline (`lease`), so two
+/// processes never send the same revocation at once. Retries back off up to a day between tries,
+/// and end when Apple accepts the revocation or answers that the token is already invalid.
+public struct AppleRevocationQueue: Sendable {
+    /// A claimed row, ready to send.
+    struct Claimed: Sendable {
+        var id: UUID
+        var userID: UUID
+        var clientID: String
+        var sealed: [UInt8]
+        var attempts: Int
+    }
+
+    /// One row as `issuer apple revocations` lists it; never the token.
+    public struct Entry: Sendable {
+        /// The queue row.
+        public var id: UUID
+        /// The deleted user's internal id.
+        public var userID: UUID
+        /// The Apple `client_id` the token was issued to.
+        public var clientID: String
+        /// When the deletion queued it.
+        public var createdAt: Date
+        /// Sends tried so far.
+        public var attempts: Int
+        /// When the next try is due; meaningless once finished.
+        public var nextAttemptAt: Date
+        /// Why the last try failed, if it did.
+        public var lastError: String?
+        /// When it ended, nil while pending.
+        public var finishedAt: Date?
+        /// `revoked` or `already_invalid` once finished.
+        public var outcome: String?
+    }
+
+    /// How long a claimed row is left alone: longer than any send's deadline.
+    public static let lease: TimeInterval = 60
+    /// SPEC §3.8: backoff grows to at most a day between tries.
+    public static let maximumBackoff: TimeInterval = 24 * 3600
+    /// Rows claimed per worker pass.
+    public static let batchSize = 20
+
+    /// The wait after `attempts` failed tries: 30 s, doubling, at most a day.
+    public static func backoff(afterAttempts attempts: Int) -> TimeInterval {
+        min(30 * pow(2, Double(max(0, min(attempts, 30) - 1))), maximumBackoff)
+    }
+
+    private let pool: ConnectionPool
+    private let vault: AppleTokenVault
+    private let api: AppleTokenAPI?
+    private let clock: any Clock
+    private let events: any AccountEvents
+
+    /// - Parameter api: Apple's endpoints; nil without Apple developer credentials, when queued
+    ///   rows wait until a process that has them picks them up.
+    public init(pool: ConnectionPool, vault: AppleTokenVault, api: AppleTokenAPI?, clock: any Clock, events: any AccountEvents) {
+        self.pool = pool
+        self.vault = vault
+        self.api = api
+        self.clock = clock
+        self.events = events
+    }
+
+    /// Queues every Apple token the user holds, inside the deletion's transaction, already
+    /// claimed by the caller (which tries them at once). The ciphertext moves as it is: it is
+    /// bound to the user id, which the row keeps.
+    static func enqueue(userID: UUID, on connection: Connection, now: Date) throws -> [Claimed] {
+        try connection.query("""
+            INSERT INTO apple_revocations (id, user_id, client_id, sealed, created_at, attempts, next_attempt_at)
+            SELECT gen_random_uuid(), user_id, client_id, sealed, $2::timestamptz, 1, $3::timestamptz FROM apple_tokens WHERE user_id = $1
+            RETURNING id, user_id, client_id, sealed, attempts
+            """, [userID, now, now.addingTimeInterval(lease)]).rows.map(Self.claimed)
+    }
+
+    /// Queues one token that has no user to be held for any more (redeemed after its account was deleted).
+    func enqueue(refreshToken: String, clientID: String, userID: UUID) async throws {
+        let now = clock.now
+        try await pool.query("""
+            INSERT INTO apple_revocations (id, user_id, client_id, sealed, created_at, attempts, next_attempt_at)
+            VALUES (gen_random_uuid(), $1, $2, $3, $4, 0, $4)
+            """, [userID, clientID, try vault.seal(refreshToken, kind: .refreshToken, userID: userID), now])
+    }
+
+    /// One worker pass: claims the due rows and sends each once. Answers how many were tried.
+    @discardableResult
+    public func retryDue(timeout: Duration = .seconds(5), logger: Logger) async throws -> Int {
+        guard api != nil else { return 0 }
+        let now = clock.now
+        let claimed = try await pool.query("""
+            UPDATE apple_revocations SET attempts = attempts + 1, next_attempt_at = $2
+            WHERE id IN (
+                SELECT id FROM apple_revocations WHERE finished_at IS NULL AND next_attempt_at <= $1
+                ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+            RETURNING id, user_id, client_id, sealed, attempts
+            """, [now, now.addingTimeInterval(Self.lease), Self.batchSize]).rows.map(Self.claimed)
+        await attempt(claimed, timeout: timeout, logger: logger)
+        return claimed.count
+    }
+
+    /// Sends claimed rows, in parallel, each once within `timeout`, and records each outcome.
+    func attempt(_ claimed: [Claimed], timeout: Duration, logger: Logger) async {
+        await withTaskGroup(of: Void.self) { group in
+            for item in claimed {
+                group.addTask { await attempt(item, timeout: timeout, logger: logger) }
+            }
+        }
+    }
+
+    private func attempt(_ item: Claimed, timeout: Duration, logger: Logger) async {
+        let outcome: AppleTokenAPI.Revocation
+        if let api {
+            do {
+                let token = try vault.open(item.sealed, kind: .refreshToken, userID: item.userID)
+                outcome = await api.revoke(refreshToken: token, clientID: item.clientID, timeout: timeout)
+            } catch {
+                outcome = .failed("the stored token does not decrypt (was ISSUER_SECRET changed?)")
+            }
+        } else {
+            outcome = .failed("Apple developer credentials are not configured in this process")
+        }
+        let metadata: Logger.Metadata = [
+            "revocation": "\(item.id.uuidString.lowercased())", "user": "\(item.userID.uuidString.lowercased())",
+            "client_id": "\(item.clientID)", "attempt": "\(item.attempts)",
+        ]
+        let now = clock.now
+        do {
+            switch outcome {
+            case .revoked, .alreadyInvalid:
+                let name = outcome == .revoked ? "revoked" : "already_invalid"
+                try await pool.query("""
+                    UPDATE apple_revocations SET sealed = NULL, finished_at = $2, outcome = $3, last_error = NULL
+                    WHERE id = $1 AND finished_at IS NULL
+                    """, [item.id, now, name])
+                events.appleRevocation(outcome: name)
+                logger.info(
+                    outcome == .revoked ? "Apple token revoked" : "Apple token was already invalid; revocation ends",
+                    metadata: metadata)
+            case .failed(let reason):
+                let next = now.addingTimeInterval(Self.backoff(afterAttempts: item.attempts))
+                try await pool.query(
+                    "UPDATE apple_revocations SET next_attempt_at = $2, last_error = $3 WHERE id = $1 AND finished_at IS NULL",
+                    [item.id, next, reason])
+                events.appleRevocation(outcome: "failed")
+                logger.warning("Apple token revocation failed; will retry", metadata: metadata.merging([
+                    "error": "\(reason)", "next_attempt": "\(next)",
+                ]) { $1 })
+            }
+        } catch {
+            // The row stays claimed until its lease ends; then any process retries it.
+            logger.error("cannot record an Apple revocation's outcome", metadata: metadata.merging(["error": "\(error)"]) { $1 })
+        }
+    }
+
+    /// Revocations not yet finished (SPEC §3.9 queue depth).
+    public func depth() async throws -> Int {
+        try await pool.query("SELECT count(*) FROM apple_revocations WHERE finished_at IS NULL").single?.decode(Int.self, at: 0) ?? 0
+    }
+
+    /// Pending rows first (next due first), then the most recently finished.
+    public func list(limit: Int = 100) async throws -> [Entry] {
+        try await pool.query("""
+            SELECT id, user_id, client_id, created_at, attempts, next_attempt_at, last_error, finished_at, outcome
+            FROM apple_revocations
+            ORDER BY finished_at IS NOT NULL, CASE WHEN finished_at IS NULL THEN next_attempt_at END, finished_at DESC
+            LIMIT $1
+            """, [limit]).rows.map { row in
+            Entry(
+                id: try row.decode(at: 0), userID: try row.decode(at: 1), clientID: try row.decode(at: 2), createdAt: try row.decode(at: 3),
+                attempts: try row.decode(at: 4), nextAttemptAt: try row.decode(at: 5), lastError: try row.decodeIfPresent(at: 6),
+                finishedAt: try row.decodeIfPresent(at: 7), outcome: try row.decodeIfPresent(at: 8))
+        }
+    }
+
+    private static func claimed(_ row: PostgresRow) throws -> Claimed {
+        Claimed(id: try row.decode(at: 0), userID: try row.decode(at: 1), clientID: try row.decode(at: 2), sealed: try row.decode(at: 3), attempts: try row.decode(at: 4))
+    }
+}

@@ -1,0 +1,40 @@
+import Crypto
+import Foundation
+
+/// Seals what Apple hands the issuer (refresh tokens, pending authorization codes) before it
+/// touches the database (SPEC §3.8, ARCHITECTURE §6): AES-256-GCM under an HKDF subkey of the
+/// server secret, one label per kind, with the user id as associated data, so a database dump
+/// reveals nothing and a row moved to another user does not open.
+public struct AppleTokenVault: Sendable {
+    /// What is sealed; each has its own subkey.
+    public enum Kind: String, Sendable {
+        case refreshToken = "apple-refresh-token"
+        case authorizationCode = "apple-authorization-code"
+    }
+
+    private let secret: ServerSecret
+
+    /// Subkeys come from `secret` (SPEC §2 `ISSUER_SECRET`).
+    public init(secret: ServerSecret) {
+        self.secret = secret
+    }
+
+    /// nonce || ciphertext || tag.
+    public func seal(_ value: String, kind: Kind, userID: UUID) throws -> [UInt8] {
+        let box = try AES.GCM.seal(Data(value.utf8), using: secret.key(for: kind.rawValue), authenticating: Self.associatedData(userID))
+        guard let combined = box.combined else { throw CryptoKitError.incorrectParameterSize }
+        return Array(combined)
+    }
+
+    /// The value, or a thrown error when the bytes were altered, moved to another user or sealed
+    /// under another secret.
+    public func open(_ sealed: [UInt8], kind: Kind, userID: UUID) throws -> String {
+        let box = try AES.GCM.SealedBox(combined: Data(sealed))
+        let plain = try AES.GCM.open(box, using: secret.key(for: kind.rawValue), authenticating: Self.associatedData(userID))
+        return String(decoding: plain, as: UTF8.self)
+    }
+
+    private static func associatedData(_ userID: UUID) -> Data {
+        Data(userID.uuidString.lowercased().utf8)
+    }
+}

@@ -1,0 +1,46 @@
+import IssuerCore
+import Logging
+import ServiceLifecycle
+
+/// The background worker every process runs (SPEC §3.8, ARCHITECTURE §6): retries pending Apple
+/// code redemptions while their codes live and queued Apple revocations with backoff, forgets old
+/// notification `jti`s, and keeps the queue-depth gauge fresh. Rows are claimed with
+/// `FOR UPDATE SKIP LOCKED`, so any number of processes share the work without sending anything
+/// twice at once.
+struct AppleCustodyService: Service {
+    let custody: AppleTokenCustody
+    let revocations: AppleRevocationQueue
+    let dependencies: IssuerDependencies
+
+    init(_ dependencies: IssuerDependencies) {
+        self.dependencies = dependencies
+        let api = IssuerServices.appleAPI(dependencies)
+        let vault = AppleTokenVault(secret: dependencies.serverSecret)
+        revocations = AppleRevocationQueue(
+            pool: dependencies.pool, vault: vault, api: api, clock: dependencies.clock, events: dependencies.metrics)
+        custody = AppleTokenCustody(
+            pool: dependencies.pool, vault: vault, api: api, revocations: revocations, clock: dependencies.clock,
+            events: dependencies.metrics)
+    }
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while (try? await Task.sleep(for: dependencies.appleWorkerInterval)) != nil {
+                await pass()
+            }
+        }
+    }
+
+    /// One round of every job; a failing one is logged and retried at the next round.
+    func pass() async {
+        let logger = dependencies.logger
+        do {
+            try await custody.retryPending(logger: logger)
+            try await revocations.retryDue(logger: logger)
+            dependencies.metrics.appleRevocationQueue(depth: try await revocations.depth())
+            try await AppleNotifications.prune(pool: dependencies.pool, now: dependencies.clock.now)
+        } catch {
+            logger.warning("Apple custody worker pass failed; will retry", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import AsyncHTTPClient
+import Foundation
+import IssuerCore
+import NIOCore
+
+/// Posts to Apple's token and revoke endpoints through `RemoteFetch` (SPEC §7): one deadline for
+/// the whole exchange, a 64 KiB cap on Apple's answer, no redirects, `https` only (or loopback).
+struct HTTPAppleTransport: AppleHTTPTransport {
+    var client: HTTPClient = RemoteFetch.sharedClient
+    var maximumBodySize = 64 * 1024
+
+    func postForm(to url: URL, fields: [(String, String)], timeout: Duration) async throws -> AppleHTTPAnswer {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Accept", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: Self.formEncoded(fields)))
+        let response = try await RemoteFetch(client: client, timeout: timeout, maximumBodySize: maximumBodySize).execute(request)
+        return AppleHTTPAnswer(status: response.status, body: Data(buffer: response.body))
+    }
+
+    /// WHATWG URL §5.2 `application/x-www-form-urlencoded` serialisation.
+    static func formEncoded(_ fields: [(String, String)]) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "*-._")
+        func encode(_ text: String) -> String {
+            // alphanumerics holds non-ASCII letters too; only ASCII ones may stay as they are.
+            text.unicodeScalars.map { scalar in
+                scalar.isASCII && allowed.contains(scalar) ? String(scalar)
+                    : scalar == " " ? "+" : String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined()
+            }.joined()
+        }
+        return fields.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
+    }
+}

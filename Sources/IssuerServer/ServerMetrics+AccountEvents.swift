@@ -1,0 +1,15 @@
+import IssuerCore
+
+/// The core reports account and Apple-custody events; `/metrics` counts them (SPEC §3.9).
+extension ServerMetrics: AccountEvents {
+    /// `issuer_accounts_deletions_total{reason}`.
+    public func accountDeleted(reason: String) { recordAccountDeletion(reason: reason) }
+    /// `issuer_apple_revocations_total{outcome}`.
+    public func appleRevocation(outcome: String) { recordAppleRevocation(outcome: outcome) }
+    /// `issuer_apple_code_redemptions_total{outcome}`.
+    public func appleRedemption(outcome: String) { recordAppleRedemption(outcome: outcome) }
+    /// `issuer_apple_notifications_total{type}`.
+    public func appleNotification(type: String) { recordAppleNotification(type: type) }
+    /// `issuer_apple_revocation_queue_depth`.
+    public func appleRevocationQueue(depth: Int) { recordAppleRevocationQueue(depth: depth) }
+}

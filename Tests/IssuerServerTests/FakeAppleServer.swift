@@ -1,0 +1,190 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import JWTKit
+import Synchronization
+
+/// Plays Apple's token and revoke endpoints (`/auth/token`, `/auth/revoke`) over real HTTP on
+/// loopback, checking every client secret as Apple would, with jwt-kit (an implementation
+/// independent of ours) against the public half of a `.p8` key written for the test.
+final class FakeAppleServer: Sendable {
+    static let teamID = "TEAM123456"
+    static let keyID = "KEY7654321"
+
+    /// How the fake answers.
+    enum Mode: Sendable {
+        case up
+        /// `503` at once, as an outage behind Apple's load balancer would.
+        case unavailable
+        /// Accepts the request and never answers.
+        case hanging
+    }
+
+    struct State {
+        var mode = Mode.up
+        /// Issued codes and the refresh token each redeems to.
+        var codes: [String: String] = [:]
+        /// Refresh tokens Apple still considers valid.
+        var liveTokens: Set<String> = []
+        /// Every token a revoke request named, in order (accepted or not).
+        var revokeRequests: [String] = []
+        /// Tokens revoked successfully, in order.
+        var revoked: [String] = []
+        var tokenRequests = 0
+        /// Revocations of one token in progress at once, and the most ever seen.
+        var inFlight: [String: Int] = [:]
+        var maxConcurrentPerToken = 0
+        var revokeDelay: Duration = .zero
+        /// Client secrets that failed the check.
+        var refusedSecrets = 0
+        var lastSecret: String?
+    }
+
+    let state = Mutex(State())
+    let keyFile: URL
+    private let privateKeyPEM: String
+
+    init() throws {
+        let key = ES256PrivateKey()
+        privateKeyPEM = key.pemRepresentation
+        keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKey_\(UUID().uuidString).p8")
+        try privateKeyPEM.write(to: keyFile, atomically: true, encoding: .utf8)
+    }
+
+    var mode: Mode {
+        get { state.withLock { $0.mode } }
+        set { state.withLock { $0.mode = newValue } }
+    }
+
+    /// A fresh one-time code that redeems to a fresh refresh token; answers both.
+    func issueCode() -> (code: String, refreshToken: String) {
+        let code = "c" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let token = "r" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() + ".0.abcd.EfGhIjKlMnOp"
+        state.withLock { $0.codes[code] = token }
+        return (code, token)
+    }
+
+    /// The settings that point the issuer at this fake with its key.
+    func environment(port: Int) -> [String: String] {
+        [
+            "ISSUER_APPLE_TEAM_ID": Self.teamID, "ISSUER_APPLE_KEY_ID": Self.keyID,
+            "ISSUER_APPLE_PRIVATE_KEY_FILE": keyFile.path,
+            "ISSUER_APPLE_TOKEN_URL": "http://127.0.0.1:\(port)/auth/token",
+            "ISSUER_APPLE_REVOKE_URL": "http://127.0.0.1:\(port)/auth/revoke",
+        ]
+    }
+
+    /// Serves until `body` returns; `body` gets the port.
+    func run(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+        let router = Router()
+        router.post("/auth/token") { request, _ in try await self.token(request) }
+        router.post("/auth/revoke") { request, _ in try await self.revoke(request) }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in try await body(client.port!) }
+    }
+
+    /// The claims Apple requires of a client secret (Apple, "Creating a client secret").
+    struct ClientSecretClaims: JWTPayload {
+        var iss: IssuerClaim
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+        var aud: AudienceClaim
+        var sub: SubjectClaim
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {
+            try exp.verifyNotExpired()
+            guard iss.value == FakeAppleServer.teamID, aud.value == ["https://appleid.apple.com"],
+                  exp.value.timeIntervalSince(iat.value) <= 15_777_000
+            else { throw JWTError.claimVerificationFailure(failedClaim: nil, reason: "not Apple's claims") }
+        }
+    }
+
+    private func secretIsValid(_ form: [String: String]) async -> Bool {
+        guard let secret = form["client_secret"], let clientID = form["client_id"] else { return false }
+        state.withLock { $0.lastSecret = secret }
+        let keys = JWTKeyCollection()
+        do {
+            await keys.add(ecdsa: try ES256PrivateKey(pem: privateKeyPEM).publicKey, kid: JWKIdentifier(string: Self.keyID))
+            let claims = try await keys.verify(secret, as: ClientSecretClaims.self)
+            return claims.sub.value == clientID
+        } catch {
+            return false
+        }
+    }
+
+    private func token(_ request: Request) async throws -> Response {
+        let form = try await Self.form(request)
+        let mode = state.withLock { state in
+            state.tokenRequests += 1
+            return state.mode
+        }
+        switch mode {
+        case .unavailable: return Self.json(.serviceUnavailable, ["error": "server_error"])
+        case .hanging: try await Task.sleep(for: .seconds(60))
+        case .up: break
+        }
+        guard await secretIsValid(form) else {
+            state.withLock { $0.refusedSecrets += 1 }
+            return Self.json(.badRequest, ["error": "invalid_client"])
+        }
+        guard form["grant_type"] == "authorization_code", let code = form["code"],
+              let token = state.withLock({ $0.codes.removeValue(forKey: code) })
+        else { return Self.json(.badRequest, ["error": "invalid_grant"]) }
+        state.withLock { _ = $0.liveTokens.insert(token) }
+        return Self.json(.ok, [
+            "access_token": "a.apple.access", "token_type": "Bearer", "expires_in": "3600", "refresh_token": token,
+            "id_token": "x.y.z",
+        ])
+    }
+
+    private func revoke(_ request: Request) async throws -> Response {
+        let form = try await Self.form(request)
+        let token = form["token"] ?? ""
+        let (mode, delay) = state.withLock { state in
+            state.revokeRequests.append(token)
+            state.inFlight[token, default: 0] += 1
+            state.maxConcurrentPerToken = max(state.maxConcurrentPerToken, state.inFlight[token]!)
+            return (state.mode, state.revokeDelay)
+        }
+        defer { state.withLock { $0.inFlight[token, default: 1] -= 1 } }
+        switch mode {
+        case .unavailable: return Self.json(.serviceUnavailable, ["error": "server_error"])
+        case .hanging: try await Task.sleep(for: .seconds(60))
+        case .up: break
+        }
+        if delay > .zero { try await Task.sleep(for: delay) }
+        guard await secretIsValid(form), form["token_type_hint"] == "refresh_token" else {
+            state.withLock { $0.refusedSecrets += 1 }
+            return Self.json(.badRequest, ["error": "invalid_client"])
+        }
+        // Apple answers `invalid_grant` for a token that is no longer valid.
+        let accepted = state.withLock { state in
+            guard state.liveTokens.remove(token) != nil else { return false }
+            state.revoked.append(token)
+            return true
+        }
+        guard accepted else { return Self.json(.badRequest, ["error": "invalid_grant"]) }
+        return Response(status: .ok)
+    }
+
+    /// Tokens revoked successfully so far.
+    var revokedTokens: [String] { state.withLock { $0.revoked } }
+
+    private static func form(_ request: Request) async throws -> [String: String] {
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        var fields: [String: String] = [:]
+        for pair in String(buffer: body).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            fields[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        return fields
+    }
+
+    private static func json(_ status: HTTPResponse.Status, _ object: [String: String]) -> Response {
+        let data = try! JSONSerialization.data(withJSONObject: object)
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
