@@ -60,8 +60,13 @@ func buildRouter(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) -> Ro
     let services = IssuerServices(dependencies, keys: keys)
     JWKSEndpoint(monitor: keys).register(on: routes)
     AppleExchangeEndpoint(exchange: services.appleExchange, metrics: dependencies.metrics).register(on: routes)
-    TokenEndpoint(exchange: services.appleExchange, refresh: services.refresh, metrics: dependencies.metrics)
-        .register(on: routes)
+    AuthorizationEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
+    AppleCallbackEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
+    LogoutEndpoint(endSession: services.endSession).register(on: routes)
+    TokenEndpoint(
+        exchange: services.appleExchange, refresh: services.refresh, authorizationCode: services.authorizationCode,
+        metrics: dependencies.metrics
+    ).register(on: routes)
     RevocationEndpoint(revocation: services.revocation).register(on: routes)
     UserInfoEndpoint(service: services.userInfo).register(on: routes)
     AccountEndpoint(accounts: services.accounts).register(on: routes)

@@ -7,6 +7,10 @@ struct IssuerServices: Sendable {
     let refresh: RefreshTokenGrant
     let revocation: TokenRevocation
     let userInfo: UserInfoService
+    /// SPEC §3.7: the hosted Authorization Code flow, its code grant, and §3.11's logout.
+    let hostedSignIn: HostedSignIn
+    let authorizationCode: AuthorizationCodeGrant
+    let endSession: EndSession
     /// SPEC §3.8: Apple code redemption and token custody; the hosted callback calls it too.
     let appleCustody: AppleTokenCustody
     let appleRevocations: AppleRevocationQueue
@@ -57,6 +61,33 @@ struct IssuerServices: Sendable {
         revocation = TokenRevocation(
             revocation: sessions, clients: configuration.clients, verifier: accessTokens, ring: ring, clock: clock)
         userInfo = UserInfoService(pool: dependencies.pool, verifier: accessTokens, ring: ring, clock: clock)
+
+        let issuerURL = configuration.issuerURL.absoluteString
+        let base = issuerURL.hasSuffix("/") ? String(issuerURL.dropLast()) : issuerURL
+        let callbackURL = base + Route.appleCallback.path
+        let custody = appleCustody
+        hostedSignIn = HostedSignIn(
+            apple: configuration.appleServicesID.map { servicesID in
+                HostedSignIn.Apple(
+                    servicesID: servicesID, authorizeURL: configuration.appleAuthorizeURL.absoluteString,
+                    callbackURL: callbackURL)
+            },
+            clients: configuration.clients,
+            sealer: AuthorizationStateSealer(secret: dependencies.serverSecret, clock: clock), verifier: verifier,
+            store: SignInStore(
+                pool: dependencies.pool, clock: clock,
+                refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge),
+            clock: clock,
+            // SPEC §3.8: Apple's one-time code from the form post, redeemed for Apple's refresh
+            // token (Apple wants the same redirect_uri back for a web code).
+            onAppleCode: { code, clientID, userID, logger in
+                await custody.custody(
+                    authorizationCode: code, clientID: clientID, userID: userID, redirectURI: callbackURL, logger: logger)
+            })
+        authorizationCode = AuthorizationCodeGrant(
+            store: AuthorizationCodeStore(pool: dependencies.pool), clients: configuration.clients, issuer: issuer, clock: clock,
+            refreshTokenTTL: configuration.refreshTokenTTL)
+        endSession = EndSession(issuer: issuerURL, clients: configuration.clients, ring: ring, revocation: sessions, clock: clock)
     }
 
     /// Apple's token and revoke endpoints with the configured credentials; nil without them

@@ -108,12 +108,15 @@ struct KeysAndDiscoveryEndpointTests {
             #expect(document["issuer"] as? String == issuerURL)
             for required in ["jwks_uri", "response_types_supported", "subject_types_supported", "id_token_signing_alg_values_supported",
                              "token_endpoint", "apple_exchange_endpoint", "grant_types_supported", "scopes_supported", "claims_supported",
-                             "token_endpoint_auth_methods_supported"] {
+                             "token_endpoint_auth_methods_supported", "authorization_endpoint", "end_session_endpoint",
+                             "userinfo_endpoint", "revocation_endpoint", "code_challenge_methods_supported"] {
                 #expect(document[required] != nil, "\(required)")
             }
             #expect(document["id_token_signing_alg_values_supported"] as? [String] == ["RS256"])
             #expect(document["subject_types_supported"] as? [String] == ["public"])
-            #expect((document["code_challenge_methods_supported"] as? [String])?.contains("plain") != true)
+            #expect(document["code_challenge_methods_supported"] as? [String] == ["S256"])
+            #expect(document["response_types_supported"] as? [String] == ["code"])
+            #expect((document["grant_types_supported"] as? [String])?.contains("authorization_code") == true)
 
             let alias = try await client.get("/.well-known/oauth-authorization-server\(prefix)")
             #expect(alias.status == .ok)

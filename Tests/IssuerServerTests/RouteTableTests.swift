@@ -74,7 +74,7 @@ struct RouteTableTests {
         for route in Route.allCases {
             #expect(table.route(matched: RouterPath(route.registeredPath(prefix: "/oidc")).description) == route)
         }
-        #expect(Set(Route.allCases.filter(\.isRateLimited)) == [.appleExchange, .token, .revocation])
+        #expect(Set(Route.allCases.filter(\.isRateLimited)) == [.appleExchange, .token, .revocation, .authorization, .appleCallback, .logout])
         #expect(Route.allCases.filter { $0.placement == .root }.allSatisfy { $0.errorStyle == .plain && !$0.isRateLimited })
     }
 }

@@ -15,9 +15,13 @@ public struct ClientRegistry: Sendable, Equatable {
     public static let `default` = ClientRegistry(uncheckedClients: [
         OAuthClient(
             clientID: "clanboards-mobile",
-            redirectURIs: ["clanboards://oauthredirect", "clanboards://signout"],
-            scopes: ["openid", "email", "profile"]),
+            redirectURIs: ["clanboards://oauthredirect"],
+            postLogoutRedirectURIs: ["clanboards://signout"],
+            scopes: ["openid", "email", "profile", "offline_access"]),
     ])
+
+    /// The client a request names when it names none (SPEC §3.1): the first one registered.
+    public var defaultClient: OAuthClient { clients[0] }
 
     private init(uncheckedClients: [OAuthClient]) {
         self.clients = uncheckedClients
@@ -35,11 +39,18 @@ public struct ClientRegistry: Sendable, Equatable {
             guard !client.redirectURIs.isEmpty else {
                 throw Problem(description: "client '\(client.clientID)' has no redirect_uris")
             }
-            for uri in client.redirectURIs {
+            for uri in client.redirectURIs + client.postLogoutRedirectURIs {
                 // RFC 6749 §3.1.2: absolute URI without a fragment.
                 guard let components = URLComponents(string: uri), components.scheme != nil, components.fragment == nil else {
                     throw Problem(description: "client '\(client.clientID)' has an invalid redirect URI '\(uri)'")
                 }
+            }
+            // SPEC §2: a sign-out URI never receives a code, so no URI may be in both lists.
+            if let shared = client.redirectURIs.first(where: client.postLogoutRedirectURIs.contains) {
+                throw Problem(description: "client '\(client.clientID)' lists '\(shared)' as both a redirect URI and a post-logout redirect URI")
+            }
+            if let audiences = client.appleAudiences, audiences.isEmpty || audiences.contains(where: \.isEmpty) {
+                throw Problem(description: "client '\(client.clientID)' has an empty apple_audiences entry or list")
             }
             guard !client.scopes.isEmpty, !client.scopes.contains(where: { $0.isEmpty || $0.contains(" ") }) else {
                 throw Problem(description: "client '\(client.clientID)' needs a non-empty list of scopes")
@@ -56,9 +67,20 @@ public struct ClientRegistry: Sendable, Equatable {
         do {
             clients = try JSONDecoder().decode([OAuthClient].self, from: data)
         } catch {
-            throw Problem(description: "is not a JSON array of {\"client_id\", \"redirect_uris\", \"scopes\"}")
+            throw Problem(description: "is not a JSON array of {\"client_id\", \"redirect_uris\", \"post_logout_redirect_uris\", \"scopes\", \"apple_audiences\"} with those types (\(Self.describe(error)))")
         }
         try self.init(clients: clients)
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case .keyNotFound(let key, _):
+            return "missing \(key.stringValue)"
+        default:
+            return "not valid JSON"
+        }
     }
 
     /// The client with this id.

@@ -1,23 +1,52 @@
 /// A registered public client (RFC 6749 §2.1): no secret, bound to PKCE and to its exact
-/// redirect URIs (RFC 8252 §8.4, RFC 9700 §2.1).
+/// redirect URIs (RFC 8252 §8.4, RFC 9700 §2.1). SPEC §2 `ISSUER_CLIENTS_FILE`.
 public struct OAuthClient: Sendable, Equatable, Codable {
     /// RFC 6749 §2.2 `client_id`: unique within the registry.
     public var clientID: String
-    /// RFC 6749 §3.1.2: compared by exact string match.
+    /// RFC 6749 §3.1.2: where authorization codes may be delivered, compared by exact string match.
     public var redirectURIs: [String]
+    /// RP-Initiated Logout 1.0 §3: where a sign-out may end, exact match. Never a redirect URI,
+    /// so that a code can never reach an app's sign-out handler.
+    public var postLogoutRedirectURIs: [String]
     /// The scopes this client may ask for (RFC 6749 §3.3).
     public var scopes: [String]
+    /// The Apple audiences (bundle IDs, Services ID) whose identity tokens this client may use;
+    /// nil: any configured one (SPEC §2).
+    public var appleAudiences: [String]?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
         case redirectURIs = "redirect_uris"
+        case postLogoutRedirectURIs = "post_logout_redirect_uris"
         case scopes
+        case appleAudiences = "apple_audiences"
     }
 
     /// Unchecked; `ClientRegistry` validates clients as a set.
-    public init(clientID: String, redirectURIs: [String], scopes: [String]) {
+    public init(
+        clientID: String, redirectURIs: [String], postLogoutRedirectURIs: [String] = [], scopes: [String],
+        appleAudiences: [String]? = nil
+    ) {
         self.clientID = clientID
         self.redirectURIs = redirectURIs
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
         self.scopes = scopes
+        self.appleAudiences = appleAudiences
+    }
+
+    /// SPEC §2: `post_logout_redirect_uris` and `apple_audiences` are optional; a member of the
+    /// wrong type is an error, not ignored.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        clientID = try container.decode(String.self, forKey: .clientID)
+        redirectURIs = try container.decode([String].self, forKey: .redirectURIs)
+        postLogoutRedirectURIs = try container.decodeIfPresent([String].self, forKey: .postLogoutRedirectURIs) ?? []
+        scopes = try container.decode([String].self, forKey: .scopes)
+        appleAudiences = try container.decodeIfPresent([String].self, forKey: .appleAudiences)
+    }
+
+    /// Whether this client may use an Apple identity token issued for `audience` (SPEC §2).
+    public func accepts(appleAudience audience: String) -> Bool {
+        appleAudiences.map { $0.contains(audience) } ?? true
     }
 }

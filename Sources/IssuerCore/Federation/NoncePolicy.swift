@@ -30,9 +30,14 @@ public struct NoncePolicy: Sendable, Equatable {
         guard let claim, matches(raw: raw, claim: claim) else { throw .rejected("nonce mismatch") }
     }
 
+    /// What the app (or the hosted flow) hands Apple for a raw nonce: lowercase hex SHA-256.
+    public static func hashed(_ raw: String) -> String {
+        JOSEDigest.sha256(Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
     /// Constant-time on both forms, so a timing side channel cannot guess a nonce byte by byte.
     func matches(raw: String, claim: String) -> Bool {
-        let hashed = JOSEDigest.sha256(Data(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+        let hashed = Self.hashed(raw)
         let hashedMatches = ConstantTime.equals(Array(hashed.utf8), Array(claim.lowercased().utf8))
         let rawMatches = acceptUnhashed && ConstantTime.equals(Array(raw.utf8), Array(claim.utf8))
         return hashedMatches || rawMatches

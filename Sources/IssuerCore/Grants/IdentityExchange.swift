@@ -86,9 +86,11 @@ public struct IdentityExchange: Sendable {
             throw OAuthError(.invalidClient, "Unknown client_id.")
         }
         let scopes = try ScopeRequest.resolve(request.scope, for: client)
-        guard let audiences, !audiences.isEmpty else {
+        guard let configured = audiences, !configured.isEmpty else {
             throw .temporarilyUnavailable("Sign in with \(verifier.provider.name.capitalized) is not configured on this server.")
         }
+        // SPEC §2 `apple_audiences`: a client limited to some bundle IDs refuses tokens for others.
+        let audiences = configured.filter(client.accepts(appleAudience:))
         let identity: ExternalIdentity
         do {
             identity = try await verifier.verify(request.idToken, audiences: audiences, nonce: request.nonce, noncePolicy: noncePolicy)

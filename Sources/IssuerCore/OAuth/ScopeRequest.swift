@@ -2,6 +2,9 @@
 public enum ScopeRequest {
     /// SPEC §3.1: what a sign-in gets when it names no scope, as far as the client allows it.
     public static let defaultScopes = ["openid", "email", "profile"]
+    /// OIDC Core §11: asks for a refresh token. Every sign-in here gets one, so it is accepted from
+    /// every client and changes nothing (SPEC §3.7); clients built on AppAuth send it by habit.
+    public static let offlineAccess = "offline_access"
 
     /// The scopes granted for `requested` (space-delimited), or `invalid_scope` if any is not
     /// allowed for the client. Order follows the request; duplicates are dropped.
@@ -11,7 +14,7 @@ public enum ScopeRequest {
         }
         var scopes: [String] = []
         for scope in requested.split(separator: " ").map(String.init) where !scopes.contains(scope) {
-            guard client.scopes.contains(scope) else {
+            guard client.scopes.contains(scope) || scope == offlineAccess else {
                 throw .invalidScope("The scope \(scope) is not allowed for this client.")
             }
             scopes.append(scope)

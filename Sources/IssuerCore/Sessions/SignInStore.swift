@@ -23,7 +23,8 @@ public struct SignInStore: Sendable {
         self.sessionMaxAge = TimeInterval(sessionMaxAge)
     }
 
-    static let statement = """
+    /// The identity, user and session, shared by both forms of sign-in; parameters $1 to $17.
+    private static let signInSteps = """
         WITH identity AS (
             INSERT INTO identities (provider, subject, user_id, audience, created_at, last_sign_in_at)
             VALUES ($2, $3, $1, $4, $14, $14)
@@ -45,7 +46,12 @@ public struct SignInStore: Sendable {
             INSERT INTO sessions (id, user_id, client_id, scope, nonce, auth_time, created_at, last_used_at, expires_at, user_agent, client_ip)
             SELECT $10, id, $11, $12, $13, $14, $14, $14, $15, $16, $17 FROM account
             RETURNING id
-        ), token AS (
+        )
+        """
+
+    /// The native sign-in: the session's first refresh token ($18, $19) in the same statement.
+    static let statement = signInSteps + """
+        , token AS (
             INSERT INTO refresh_tokens (token_hash, session_id, generation, created_at, expires_at)
             SELECT $18, id, 0, $14, $19 FROM session
             RETURNING session_id
@@ -53,6 +59,50 @@ public struct SignInStore: Sendable {
         SELECT account.id, account.email, account.email_verified, account.given_name, account.family_name, token.session_id
         FROM account, token
         """
+
+    /// The hosted flow's sign-in (SPEC §3.7): instead of a refresh token, a one-time code ($18
+    /// hash, $19 expiry) bound to the client, its redirect URI ($20) and PKCE challenge ($21);
+    /// the refresh token is issued when the code is redeemed.
+    static let codeStatement = signInSteps + """
+        , code AS (
+            INSERT INTO authorization_codes (code_hash, session_id, client_id, redirect_uri, code_challenge, created_at, expires_at)
+            SELECT $18, id, $11, $20, $21, $14, $19 FROM session
+            RETURNING session_id
+        )
+        SELECT account.id, account.email, account.email_verified, account.given_name, account.family_name, code.session_id
+        FROM account, code
+        """
+
+    /// Signs the user in through the hosted flow and stores a one-time authorization code for
+    /// `authorization` (hashed, valid `codeLifetime`); answers the code's value, which exists
+    /// only in the redirect to the client.
+    public func signIn(
+        _ request: SignInRequest, authorization: AuthorizationRequest, codeLifetime: TimeInterval
+    ) async throws -> (signIn: SignIn, code: AuthorizationCode) {
+        let now = clock.now
+        let sessionID = UUID()
+        let code = AuthorizationCode.generate()
+        let sessionExpiry = now.addingTimeInterval(sessionMaxAge)
+        let identity = request.identity
+        let parameters: [any PostgresEncodable] = [
+            UUID(), identity.provider, identity.subject, identity.audience,
+            identity.email, identity.emailVerified, identity.isPrivateEmail,
+            request.givenName, request.familyName,
+            sessionID, request.clientID, request.scopes.joined(separator: " "), request.nonce, now, sessionExpiry,
+            request.userAgent, request.clientIP, code.hash, now.addingTimeInterval(codeLifetime),
+            authorization.redirectURI, authorization.codeChallenge,
+        ]
+        let row = try await pool.query(Self.codeStatement, parameters).single
+        guard let row else { throw PostgresError.decoding("sign-in returned no row") }
+        let user = UserProfile(
+            id: try row.decode(at: 0), email: try row.decodeIfPresent(at: 1), emailVerified: try row.decodeIfPresent(at: 2),
+            givenName: try row.decodeIfPresent(at: 3), familyName: try row.decodeIfPresent(at: 4))
+        // The session's refresh token is minted at redemption; this value is never used.
+        let signIn = SignIn(
+            user: user, sessionID: try row.decode(at: 5), authTime: now, sessionExpiresAt: sessionExpiry,
+            refreshToken: RefreshToken.generate())
+        return (signIn, code)
+    }
 
     /// Signs the user in; throws `PostgresError` (the caller maps unavailability to 503).
     public func signIn(_ request: SignInRequest) async throws -> SignIn {

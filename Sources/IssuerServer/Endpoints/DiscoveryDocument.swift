@@ -11,6 +11,7 @@ struct DiscoveryDocument: Encodable {
     let tokenEndpoint: String?
     let revocationEndpoint: String?
     let userinfoEndpoint: String?
+    let endSessionEndpoint: String?
     let appleExchangeEndpoint: String?
     let grantTypesSupported: [String]
     let responseTypesSupported: [String]
@@ -33,6 +34,7 @@ struct DiscoveryDocument: Encodable {
         case tokenEndpoint = "token_endpoint"
         case revocationEndpoint = "revocation_endpoint"
         case userinfoEndpoint = "userinfo_endpoint"
+        case endSessionEndpoint = "end_session_endpoint"
         case appleExchangeEndpoint = "apple_exchange_endpoint"
         case grantTypesSupported = "grant_types_supported"
         case responseTypesSupported = "response_types_supported"
@@ -64,6 +66,7 @@ struct DiscoveryDocument: Encodable {
         tokenEndpoint = url("token_endpoint")
         revocationEndpoint = url("revocation_endpoint")
         userinfoEndpoint = url("userinfo_endpoint")
+        endSessionEndpoint = url("end_session_endpoint")
         appleExchangeEndpoint = url("apple_exchange_endpoint")
         let hasToken = tokenEndpoint != nil
         let hasAuthorization = authorizationEndpoint != nil

@@ -11,10 +11,11 @@ struct TokenEndpoint {
 
     let exchange: IdentityExchange
     let refresh: RefreshTokenGrant
+    let authorizationCode: AuthorizationCodeGrant
     let metrics: ServerMetrics
 
     /// The grant types this endpoint serves, for discovery.
-    static var grantTypes: [String] { ["refresh_token", tokenExchangeGrant] }
+    static var grantTypes: [String] { ["authorization_code", "refresh_token", tokenExchangeGrant] }
 
     func register(on routes: RouteRegistrar) {
         routes.add(.token) { request, context in
@@ -27,6 +28,12 @@ struct TokenEndpoint {
                 response = try await refresh.refresh(RefreshTokenGrant.Request(
                     refreshToken: try parameters.required("refresh_token"), clientID: try parameters.required("client_id"),
                     scope: parameters.optional("scope")), logger: context.logger)
+            case "authorization_code":
+                // RFC 6749 §4.1.3 with RFC 7636 §4.5: all four are required (SPEC §3.7).
+                response = try await authorizationCode.redeem(AuthorizationCodeGrant.Request(
+                    code: try parameters.required("code"), redirectURI: try parameters.required("redirect_uri"),
+                    clientID: try parameters.required("client_id"), codeVerifier: try parameters.required("code_verifier")),
+                    logger: context.logger)
             case Self.tokenExchangeGrant:
                 response = try await tokenExchange(
                     parameters, userAgent: request.headers[.userAgent], clientIP: clientIP, logger: context.logger)

@@ -6,6 +6,9 @@ import HTTPTypes
 /// and each applies to the *matched* route, however its path was spelled (SPEC §7).
 enum Route: String, CaseIterable, Sendable {
     case appleExchange
+    case authorization
+    case appleCallback
+    case logout
     case token
     case revocation
     case jwks
@@ -36,6 +39,9 @@ enum Route: String, CaseIterable, Sendable {
     var path: String {
         switch self {
         case .appleExchange: "/auth/apple/exchange"
+        case .authorization: "/oauth2/authorize"
+        case .appleCallback: "/auth/apple/callback"
+        case .logout: "/oauth2/logout"
         case .token: "/oauth2/token"
         case .revocation: "/oauth2/revoke"
         case .jwks: "/oauth2/jwks.json"
@@ -61,7 +67,8 @@ enum Route: String, CaseIterable, Sendable {
     /// The methods served; any other method on the path is `405` with `Allow` (RFC 9110 §15.5.6).
     var methods: [HTTPRequest.Method] {
         switch self {
-        case .appleExchange, .token, .revocation: [.post]
+        case .appleExchange, .token, .revocation, .appleCallback: [.post]
+        case .authorization, .logout: [.get, .post]
         case .userinfo: [.get, .post]
         case .account: [.delete]
         case .appleNotifications: [.post]
@@ -73,6 +80,8 @@ enum Route: String, CaseIterable, Sendable {
         switch self {
         case .appleExchange, .token, .revocation, .jwks, .userinfo: .oauth
         case .account, .appleNotifications: .oauth
+        // The browser-facing endpoints answer HTML pages and redirects (SPEC §3.7, §3.11).
+        case .authorization, .appleCallback, .logout: .plain
         case .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: .plain
         }
     }
@@ -81,7 +90,7 @@ enum Route: String, CaseIterable, Sendable {
     /// per client IP.
     var isRateLimited: Bool {
         switch self {
-        case .appleExchange, .token, .revocation: true
+        case .appleExchange, .token, .revocation, .authorization, .appleCallback, .logout: true
         default: false
         }
     }
@@ -95,6 +104,8 @@ enum Route: String, CaseIterable, Sendable {
     var discoveryMember: String? {
         switch self {
         case .appleExchange: "apple_exchange_endpoint"
+        case .authorization: "authorization_endpoint"
+        case .logout: "end_session_endpoint"
         case .token: "token_endpoint"
         case .revocation: "revocation_endpoint"
         case .jwks: "jwks_uri"

@@ -1,0 +1,93 @@
+import Foundation
+import Postgres
+
+/// Redeems authorization codes (SPEC §3.7) with the database deciding: one statement consumes
+/// the code only if it is unspent, unexpired and presented with its own client, redirect URI and
+/// PKCE verifier, and in the same statement stores the session's first refresh token. Two
+/// concurrent redemptions serialize on the code's row; exactly one gets a row back.
+public struct AuthorizationCodeStore: Sendable {
+    /// What a redeemed code yields: the session and its user, for minting.
+    public struct Redeemed: Sendable {
+        /// The session the hosted sign-in opened.
+        public var sessionID: UUID
+        /// The scopes granted at the authorization endpoint.
+        public var scopes: [String]
+        /// The client's `nonce` from the authorization request.
+        public var nonce: String?
+        /// When the user signed in.
+        public var authTime: Date
+        /// The session's hard end.
+        public var sessionExpiresAt: Date
+        /// The user.
+        public var user: UserProfile
+    }
+
+    private let pool: ConnectionPool
+
+    /// Codes live in `pool`'s database.
+    public init(pool: ConnectionPool) {
+        self.pool = pool
+    }
+
+    static let redeemStatement = """
+        WITH code AS (
+            UPDATE authorization_codes SET redeemed_at = $5
+            WHERE code_hash = $1 AND redeemed_at IS NULL AND expires_at > $5
+              AND client_id = $2 AND redirect_uri = $3 AND code_challenge = $4
+            RETURNING session_id
+        ), session AS (
+            UPDATE sessions s SET last_used_at = $5
+            FROM code WHERE s.id = code.session_id AND s.revoked_at IS NULL AND s.expires_at > $5
+            RETURNING s.id, s.user_id, s.scope, s.nonce, s.auth_time, s.expires_at
+        ), token AS (
+            INSERT INTO refresh_tokens (token_hash, session_id, generation, created_at, expires_at)
+            SELECT $6, id, 0, $5, LEAST($7, expires_at) FROM session
+            RETURNING session_id
+        )
+        SELECT session.id, session.scope, session.nonce, session.auth_time, session.expires_at,
+               u.id, u.email, u.email_verified, u.given_name, u.family_name
+        FROM session JOIN token ON token.session_id = session.id JOIN users u ON u.id = session.user_id
+        """
+
+    /// RFC 6749 §4.1.2 and RFC 9700 §4.2.4: a code presented again, or with the wrong binding,
+    /// is spent for good and whatever it opened is revoked (the first redemption may have been
+    /// an attacker's, or this one is).
+    static let misuseStatement = """
+        WITH code AS (
+            UPDATE authorization_codes SET redeemed_at = COALESCE(redeemed_at, $2)
+            WHERE code_hash = $1
+            RETURNING session_id
+        )
+        UPDATE sessions SET revoked_at = $2, revoked_reason = 'authorization code replayed or misused'
+        WHERE id IN (SELECT session_id FROM code) AND revoked_at IS NULL
+        RETURNING id
+        """
+
+    /// Consumes the code and stores `refreshToken` for its session; nil when the code is unknown,
+    /// spent, expired, another client's or redirect URI's, or the verifier does not match.
+    public func redeem(
+        code: AuthorizationCode, clientID: String, redirectURI: String, codeChallenge: String, refreshToken: RefreshToken,
+        refreshTokenExpiresAt: Date, now: Date
+    ) async throws -> Redeemed? {
+        let parameters: [any PostgresEncodable] = [
+            code.hash, clientID, redirectURI, codeChallenge, now, refreshToken.hash, refreshTokenExpiresAt,
+        ]
+        guard let row = try await pool.query(Self.redeemStatement, parameters).single else { return nil }
+        return Redeemed(
+            sessionID: try row.decode(at: 0),
+            scopes: try row.decode(String.self, at: 1).split(separator: " ").map(String.init),
+            nonce: try row.decodeIfPresent(at: 2),
+            authTime: try row.decode(at: 3),
+            sessionExpiresAt: try row.decode(at: 4),
+            user: UserProfile(
+                id: try row.decode(at: 5), email: try row.decodeIfPresent(at: 6), emailVerified: try row.decodeIfPresent(at: 7),
+                givenName: try row.decodeIfPresent(at: 8), familyName: try row.decodeIfPresent(at: 9)))
+    }
+
+    /// Spends a code that failed redemption and revokes its session; answers whether a session
+    /// was revoked.
+    @discardableResult
+    public func spendAndRevoke(code: AuthorizationCode, now: Date) async throws -> Bool {
+        try await pool.query(Self.misuseStatement, [code.hash, now]).single != nil
+    }
+}

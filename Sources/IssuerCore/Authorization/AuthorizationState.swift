@@ -1,0 +1,83 @@
+import Crypto
+import Foundation
+import JOSE
+
+/// What travels through Apple as the `state` of the hosted flow (SPEC §3.7): the client's
+/// request, the nonce we gave Apple, and an expiry, sealed with AES-GCM under the server
+/// secret's `hosted-flow-state` subkey. Sealed, not stored: any process of the fleet opens it
+/// (they share the secret), nothing is written before the user comes back, and neither the
+/// browser nor Apple can read or alter it.
+public struct AuthorizationState: Codable, Sendable, Equatable {
+    /// SPEC §3.7: a state is good for 10 minutes.
+    public static let lifetime: TimeInterval = 600
+
+    /// The client's request, validated.
+    public var request: AuthorizationRequest
+    /// The raw nonce whose SHA-256 was sent to Apple; Apple's identity token must carry it.
+    public var appleNonce: String
+    /// Seconds since 1970 after which the state is refused.
+    public var expiresAt: Int
+
+    enum CodingKeys: String, CodingKey {
+        case request = "q"
+        case appleNonce = "an"
+        case expiresAt = "x"
+    }
+
+    /// A new state for `request`, expiring `lifetime` after `now`, with a fresh Apple nonce.
+    public init(request: AuthorizationRequest, now: Date) {
+        self.request = request
+        var generator = SystemRandomNumberGenerator()
+        var words = (generator.next() as UInt64, generator.next() as UInt64, generator.next() as UInt64, generator.next() as UInt64)
+        self.appleNonce = withUnsafeBytes(of: &words) { Base64URL.encode($0) }
+        self.expiresAt = Int(now.addingTimeInterval(Self.lifetime).timeIntervalSince1970)
+    }
+}
+
+/// Seals and opens `AuthorizationState` values (SPEC §3.7).
+public struct AuthorizationStateSealer: Sendable {
+    /// Why a state was refused; none of it is shown to the browser beyond "invalid or expired".
+    public enum Failure: Error, Equatable {
+        case malformed
+        case forged
+        case expired
+    }
+
+    private let key: [UInt8]
+    private let clock: any Clock
+    /// States longer than this are refused unread (a browser form field; ours are ~400 bytes).
+    public static let maximumLength = 4096
+
+    /// - Parameter secret: the server secret; the key is its `hosted-flow-state` subkey.
+    public init(secret: ServerSecret, clock: any Clock) {
+        self.key = secret.key(for: "hosted-flow-state").withUnsafeBytes { Array($0) }
+        self.clock = clock
+    }
+
+    /// The sealed, base64url text of `state`.
+    public func seal(_ state: AuthorizationState) -> String {
+        // Encoding a struct of strings and integers cannot fail; sealing with a valid key neither.
+        let plaintext = (try? JSONEncoder().encode(state)) ?? Data()
+        let box = try? AES.GCM.seal(plaintext, using: SymmetricKey(data: key), authenticating: Self.context)
+        return Base64URL.encode(box?.combined ?? Data())
+    }
+
+    /// Opens a sealed state: refused when it was not sealed by this fleet, was altered, or has
+    /// expired.
+    public func open(_ text: String) throws(Failure) -> AuthorizationState {
+        guard text.utf8.count <= Self.maximumLength, let combined = Base64URL.decode(text) else { throw .malformed }
+        let plaintext: Data
+        do {
+            let box = try AES.GCM.SealedBox(combined: combined)
+            plaintext = try AES.GCM.open(box, using: SymmetricKey(data: key), authenticating: Self.context)
+        } catch {
+            throw .forged
+        }
+        guard let state = try? JSONDecoder().decode(AuthorizationState.self, from: plaintext) else { throw .malformed }
+        guard TimeInterval(state.expiresAt) > clock.now.timeIntervalSince1970 else { throw .expired }
+        return state
+    }
+
+    /// Binds the ciphertext to its purpose, so no other sealed value of ours passes as a state.
+    private static let context = Data("issuer hosted-flow state v1".utf8)
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+
+/// RFC 6749 §4.1.3 with RFC 7636 §4.5, SPEC §3.7: redeems a one-time code of the hosted flow.
+///
+/// Steps: client → parameters → one statement (consume + first refresh token) → mint. A failed
+/// redemption costs a second statement that spends the code and revokes its session.
+public struct AuthorizationCodeGrant: Sendable {
+    /// One redemption request, parsed.
+    public struct Request: Sendable {
+        /// `code`.
+        public var code: String
+        /// `redirect_uri`: the one the authorization request named.
+        public var redirectURI: String
+        /// `client_id`: the client the code was issued to.
+        public var clientID: String
+        /// `code_verifier` (RFC 7636 §4.5).
+        public var codeVerifier: String
+
+        /// All four are required (SPEC §3.7).
+        public init(code: String, redirectURI: String, clientID: String, codeVerifier: String) {
+            self.code = code
+            self.redirectURI = redirectURI
+            self.clientID = clientID
+            self.codeVerifier = codeVerifier
+        }
+    }
+
+    private let store: AuthorizationCodeStore
+    private let clients: ClientRegistry
+    private let issuer: TokenIssuer
+    private let clock: any Clock
+    private let refreshTokenTTL: TimeInterval
+
+    /// - Parameter refreshTokenTTL: `ISSUER_REFRESH_TOKEN_TTL` seconds.
+    public init(store: AuthorizationCodeStore, clients: ClientRegistry, issuer: TokenIssuer, clock: any Clock, refreshTokenTTL: Int) {
+        self.store = store
+        self.clients = clients
+        self.issuer = issuer
+        self.clock = clock
+        self.refreshTokenTTL = TimeInterval(refreshTokenTTL)
+    }
+
+    /// - Parameter logger: the request's logger, so every line carries its request id.
+    public func redeem(_ request: Request, logger: Logger) async throws(OAuthError) -> TokenResponse {
+        guard let client = clients.client(id: request.clientID) else {
+            throw OAuthError(.invalidClient, "Unknown client_id.")
+        }
+        guard PKCE.isValidVerifier(request.codeVerifier) else {
+            throw .invalidGrant("The code_verifier is not a valid PKCE verifier.")
+        }
+        guard AuthorizationCode.isWellFormed(request.code) else {
+            throw .invalidGrant("The authorization code is invalid, expired or already used.", debug: "malformed code")
+        }
+        let code = AuthorizationCode(value: request.code)
+        let refreshToken = RefreshToken.generate()
+        let now = clock.now
+        let redeemed: AuthorizationCodeStore.Redeemed?
+        do {
+            redeemed = try await store.redeem(
+                code: code, clientID: client.clientID, redirectURI: request.redirectURI,
+                codeChallenge: PKCE.challenge(forVerifier: request.codeVerifier), refreshToken: refreshToken,
+                refreshTokenExpiresAt: now.addingTimeInterval(refreshTokenTTL), now: now)
+        } catch {
+            throw .storage(error)
+        }
+        guard let redeemed else {
+            let revoked: Bool
+            do { revoked = try await store.spendAndRevoke(code: code, now: now) } catch { throw .storage(error) }
+            logger.warning("authorization code refused", metadata: ["session_revoked": "\(revoked)", "client_id": "\(client.clientID)"])
+            throw .invalidGrant("The authorization code is invalid, expired or already used.")
+        }
+        logger.info("authorization code redeemed", metadata: ["sid": "\(redeemed.sessionID)", "client_id": "\(client.clientID)"])
+        return try issuer.issue(
+            user: redeemed.user, clientID: client.clientID, scopes: redeemed.scopes, sessionID: redeemed.sessionID,
+            authTime: redeemed.authTime, sessionExpiresAt: redeemed.sessionExpiresAt, nonce: redeemed.nonce,
+            refreshToken: refreshToken)
+    }
+}

@@ -1,0 +1,25 @@
+import Hummingbird
+import IssuerCore
+
+/// SPEC §3.7, `POST /auth/apple/callback`: Apple's `form_post` after Sign in with Apple on the
+/// web. Read the form → verify, sign in, store a code → redirect the client (or a page).
+struct AppleCallbackEndpoint {
+    let hostedSignIn: HostedSignIn
+
+    func register(on routes: RouteRegistrar) {
+        routes.add(.appleCallback) { request, context in
+            let form: BrowserParameters
+            do {
+                form = try await BrowserParameters.read(request, context: context)
+            } catch {
+                return HTMLPage.page(status: 400, message: "The sign-in response is malformed.")
+            }
+            guard form.repeated.isEmpty else {
+                return HTMLPage.page(status: 400, message: "The sign-in response is malformed.")
+            }
+            return await hostedSignIn.callback(
+                form.values, userAgent: request.headers[.userAgent], clientIP: context.clientIP, logger: context.logger
+            ).response
+        }
+    }
+}

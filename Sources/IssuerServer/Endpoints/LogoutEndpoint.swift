@@ -1,0 +1,31 @@
+import Hummingbird
+import IssuerCore
+
+/// SPEC §3.11, `GET`/`POST /oauth2/logout` (RP-Initiated Logout 1.0): the end-session endpoint
+/// an app opens in the system browser. Read the parameters → end the session → a redirect or a
+/// plain page.
+struct LogoutEndpoint {
+    let endSession: EndSession
+
+    func register(on routes: RouteRegistrar) {
+        routes.add(.logout) { request, context in
+            let parameters: BrowserParameters
+            do {
+                parameters = try await BrowserParameters.read(request, context: context)
+            } catch {
+                return HTMLPage.page(status: 400, message: "The sign-out request is malformed.")
+            }
+            guard parameters.repeated.isEmpty else {
+                return HTMLPage.page(status: 400, message: "A sign-out parameter is repeated.")
+            }
+            let outcome = await endSession.end(EndSession.Request(
+                idTokenHint: parameters["id_token_hint"], clientID: parameters["client_id"],
+                postLogoutRedirectURI: parameters["post_logout_redirect_uri"], state: parameters["state"]),
+                logger: context.logger)
+            switch outcome {
+            case .redirect(let location): return HTMLPage.redirect(to: location)
+            case .page(let status, let message): return HTMLPage.page(status: status, message: message)
+            }
+        }
+    }
+}

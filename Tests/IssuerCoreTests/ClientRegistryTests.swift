@@ -1,0 +1,58 @@
+import Foundation
+import IssuerCore
+import Testing
+import TestSupport
+
+/// SPEC §2 `ISSUER_CLIENTS_FILE`.
+@Suite("Client registry (SPEC §2)")
+struct ClientRegistryTests {
+    static func load(_ json: String) throws -> ClientRegistry {
+        let file = TestDirectories.make("clients.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try json.write(to: file, atomically: true, encoding: .utf8)
+        return try ClientRegistry(contentsOf: file)
+    }
+
+    @Test("the default client: login and sign-out URIs apart, offline_access allowed")
+    func defaultClient() {
+        let client = ClientRegistry.default.defaultClient
+        #expect(client.clientID == "clanboards-mobile")
+        #expect(client.redirectURIs == ["clanboards://oauthredirect"])
+        #expect(client.postLogoutRedirectURIs == ["clanboards://signout"])
+        #expect(client.scopes == ["openid", "email", "profile", "offline_access"])
+        #expect(client.appleAudiences == nil)
+    }
+
+    @Test("optional members are read; apple_audiences restricts the client")
+    func optionalMembers() throws {
+        let registry = try Self.load(#"""
+            [{"client_id": "web", "redirect_uris": ["https://app.example/cb"], "post_logout_redirect_uris": ["https://app.example/bye"],
+              "scopes": ["openid"], "apple_audiences": ["com.example.web"]},
+             {"client_id": "ios", "redirect_uris": ["com.example.app:/cb"], "scopes": ["openid"]}]
+            """#)
+        let web = try #require(registry.client(id: "web"))
+        #expect(web.postLogoutRedirectURIs == ["https://app.example/bye"])
+        #expect(web.accepts(appleAudience: "com.example.web"))
+        #expect(!web.accepts(appleAudience: "com.example.app"))
+        let ios = try #require(registry.client(id: "ios"))
+        #expect(ios.postLogoutRedirectURIs.isEmpty)
+        #expect(ios.accepts(appleAudience: "anything"))
+    }
+
+    @Test("refused at start", arguments: [
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "post_logout_redirect_uris": ["x://cb"], "scopes": ["openid"]}]"#, "both"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb#frag"], "scopes": ["openid"]}]"#, "invalid redirect URI"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "post_logout_redirect_uris": ["x://bye#f"], "scopes": ["openid"]}]"#, "invalid redirect URI"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "post_logout_redirect_uris": "x://bye", "scopes": ["openid"]}]"#, "post_logout_redirect_uris"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"], "apple_audiences": [7]}]"#, "apple_audiences"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"], "apple_audiences": []}]"#, "apple_audiences"),
+    ])
+    func refused(_ json: String, _ mention: String) {
+        do {
+            _ = try Self.load(json)
+            Issue.record("accepted: \(json)")
+        } catch {
+            #expect("\(error)".contains(mention), "\(error)")
+        }
+    }
+}
