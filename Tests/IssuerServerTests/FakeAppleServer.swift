@@ -13,7 +13,7 @@ final class FakeAppleServer: Sendable {
     static let keyID = "KEY7654321"
 
     /// How the fake answers.
-    enum Mode: Sendable {
+    enum Mode: Sendable, Equatable {
         case up
         /// `503` at once, as an outage behind Apple's load balancer would.
         case unavailable
@@ -121,7 +121,11 @@ final class FakeAppleServer: Sendable {
         }
         switch mode {
         case .unavailable: return Self.json(.serviceUnavailable, ["error": "server_error"])
-        case .hanging: try await Task.sleep(for: .seconds(60))
+        case .hanging:
+            // Holds the request until the test changes the mode (at most a minute), so that the
+            // fake's own shutdown never waits on it.
+            try await hang()
+            return Self.json(.serviceUnavailable, ["error": "server_error"])
         case .up: break
         }
         guard await secretIsValid(form) else {
@@ -150,7 +154,11 @@ final class FakeAppleServer: Sendable {
         defer { state.withLock { $0.inFlight[token, default: 1] -= 1 } }
         switch mode {
         case .unavailable: return Self.json(.serviceUnavailable, ["error": "server_error"])
-        case .hanging: try await Task.sleep(for: .seconds(60))
+        case .hanging:
+            // Holds the request until the test changes the mode (at most a minute), so that the
+            // fake's own shutdown never waits on it.
+            try await hang()
+            return Self.json(.serviceUnavailable, ["error": "server_error"])
         case .up: break
         }
         if delay > .zero { try await Task.sleep(for: delay) }
@@ -166,6 +174,13 @@ final class FakeAppleServer: Sendable {
         }
         guard accepted else { return Self.json(.badRequest, ["error": "invalid_grant"]) }
         return Response(status: .ok)
+    }
+
+    private func hang() async throws {
+        let end = ContinuousClock.now + .seconds(60)
+        while mode == .hanging, ContinuousClock.now < end {
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     /// Tokens revoked successfully so far.

@@ -39,6 +39,8 @@ struct AppleCustodyService: Service {
             try await revocations.retryDue(logger: logger)
             dependencies.metrics.appleRevocationQueue(depth: try await revocations.depth())
             try await AppleNotifications.prune(pool: dependencies.pool, now: dependencies.clock.now)
+        } catch is CancellationError {
+            // Shutting down.
         } catch {
             logger.warning("Apple custody worker pass failed; will retry", metadata: ["error": "\(error)"])
         }
