@@ -36,17 +36,17 @@ struct SilentDatabaseTests {
     func waitersAreBounded() async throws {
         let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
         defer { proxy.stop() }
-        let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .seconds(4), maxWaiting: 2)
+        let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .seconds(10), maxWaiting: 2)
         try await pool.query("SELECT 1")
 
         proxy.freeze()
-        let stuck = Task { await Outcome.of(within: 12) { try await pool.query("SELECT 1") } }
+        let stuck = Task { await Outcome.of(within: 30) { try await pool.query("SELECT 1") } }
         try await Self.until { pool.statistics.inUse == 1 }
-        let waiters = (0..<2).map { _ in Task { await Outcome.of(within: 12) { try await pool.query("SELECT 1") } } }
+        let waiters = (0..<2).map { _ in Task { await Outcome.of(within: 30) { try await pool.query("SELECT 1") } } }
         try await Self.until { pool.statistics.waiting == 2 }
 
         // One more than the bound is refused at once: the two waiters are still there.
-        let refused = await Outcome.of(within: 12) { try await pool.query("SELECT 1") }
+        let refused = await Outcome.of(within: 30) { try await pool.query("SELECT 1") }
         #expect(refused == .unavailable)
         #expect(pool.statistics.waiting == 2)
 
