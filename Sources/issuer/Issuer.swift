@@ -10,7 +10,7 @@ struct Issuer: AsyncParsableCommand {
         discussion: "Every setting is an environment variable (ISSUER_*); `serve` also takes each as a flag. See SPEC §2.",
         subcommands: [
             ServeCommand.self, MigrateCommand.self, KeysCommand.self, SessionsCommand.self, UsersCommand.self,
-            DevCommand.self,
+            AppleCommand.self, DevCommand.self,
         ]
     )
 }

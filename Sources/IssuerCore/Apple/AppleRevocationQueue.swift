@@ -164,7 +164,7 @@ public struct AppleRevocationQueue: Sendable {
     }
 
     /// Pending rows first (next due first), then the most recently finished.
-    public func list(limit: Int = 100) async throws -> [Entry] {
+    public static func list(pool: ConnectionPool, limit: Int = 100) async throws -> [Entry] {
         try await pool.query("""
             SELECT id, user_id, client_id, created_at, attempts, next_attempt_at, last_error, finished_at, outcome
             FROM apple_revocations
