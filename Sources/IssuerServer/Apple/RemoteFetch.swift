@@ -3,6 +3,7 @@ import Foundation
 import IssuerCore
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// One HTTP exchange with a remote party (Apple's JWKS, token and revoke endpoints) under
 /// SPEC §7 and ARCHITECTURE §6: one deadline for the whole exchange, the body included; a cap on
@@ -42,20 +43,8 @@ struct RemoteFetch: Sendable {
         let deadline = NIODeadline.now() + TimeAmount(timeout)
         let client = client, limit = maximumBodySize, timeout = timeout
         do {
-            return try await withThrowingTaskGroup(of: Response?.self) { group in
-                group.addTask {
-                    try await Self.exchange(request, client: client, deadline: deadline, limit: limit)
-                }
-                group.addTask {
-                    // Cancelled early when the exchange ends first; either way, nil means "time".
-                    try? await Task.sleep(for: timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                // A cancelled body stream can end early without an error: only an answer that
-                // finished before the timer counts.
-                guard let first = try await group.next(), let response = first else { throw RemoteFetchError.timedOut }
-                return response
+            return try await Self.race(timeout: timeout) {
+                try await Self.exchange(request, client: client, deadline: deadline, limit: limit)
             }
         } catch let error as RemoteFetchError {
             throw error
@@ -69,6 +58,35 @@ struct RemoteFetch: Sendable {
         }
     }
 
+    /// Runs `work`, answering its result or `timedOut` after `timeout`, whichever comes first.
+    /// Unlike a task group, the caller does not wait for a cancelled exchange to wind down: a
+    /// body trickled by a hostile server may not notice cancellation until its next byte, and
+    /// every request waiting on Apple would wait with it.
+    private static func race(
+        timeout: Duration, _ work: @escaping @Sendable () async throws -> Response
+    ) async throws -> Response {
+        let outcome = FirstOutcome()
+        let exchange = Task {
+            do {
+                outcome.settle(.success(try await work()))
+            } catch {
+                outcome.settle(.failure(error))
+            }
+        }
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            outcome.settle(.failure(RemoteFetchError.timedOut))
+        }
+        let result = await withTaskCancellationHandler {
+            await outcome.value
+        } onCancel: {
+            outcome.settle(.failure(RemoteFetchError.timedOut))
+        }
+        exchange.cancel()
+        timer.cancel()
+        return try result.get()
+    }
+
     private static func exchange(
         _ request: HTTPClientRequest, client: HTTPClient, deadline: NIODeadline, limit: Int
     ) async throws -> Response {
@@ -80,5 +98,38 @@ struct RemoteFetch: Sendable {
         }
         let body = try await response.body.collect(upTo: limit)
         return Response(status: status, headers: response.headers, body: body)
+    }
+}
+
+/// The first of several results, delivered once to one waiter.
+private final class FirstOutcome: Sendable {
+    private struct State {
+        var result: Result<RemoteFetch.Response, any Error>?
+        var waiter: CheckedContinuation<Result<RemoteFetch.Response, any Error>, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func settle(_ result: Result<RemoteFetch.Response, any Error>) {
+        let waiter = state.withLock { state -> CheckedContinuation<Result<RemoteFetch.Response, any Error>, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    var value: Result<RemoteFetch.Response, any Error> {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Result<RemoteFetch.Response, any Error>? in
+                    if let result = state.result { return result }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
     }
 }
