@@ -11,6 +11,11 @@ public struct Configuration: Sendable {
     public var host: String
     /// ISSUER_PORT: the port to listen on.
     public var port: Int
+    /// ISSUER_OPS_HOST: where the management listener listens (SPEC §2, §3.9); `host` by default.
+    public var operationsHost: String
+    /// ISSUER_OPS_PORT: the management listener's port; nil serves the operations endpoints on
+    /// the main listener (SPEC §3.9).
+    public var operationsPort: Int?
     /// A libpq connection URI; nil selects the embedded default (SPEC §8).
     public var databaseURL: String?
     /// ISSUER_DATABASE_POOL_SIZE: connections per process.
@@ -96,6 +101,12 @@ public struct Configuration: Sendable {
         issuerURL = try reader.url("ISSUER_URL", default: "http://127.0.0.1:8080")
         host = reader.string("ISSUER_HOST", default: "127.0.0.1")
         port = try reader.positiveInt("ISSUER_PORT", default: 8080, max: 65535)
+        operationsHost = reader.string("ISSUER_OPS_HOST", default: host)
+        operationsPort = reader.string("ISSUER_OPS_PORT") == nil
+            ? nil : try reader.positiveInt("ISSUER_OPS_PORT", default: 0, max: 65535)
+        if operationsPort == port, operationsHost == host {
+            throw reader.invalid("ISSUER_OPS_PORT", "must differ from ISSUER_PORT (the management listener is a second listener)")
+        }
         databaseURL = reader.string("ISSUER_DATABASE_URL")
         if let databaseURL, let problem = ConnectionString.problem(in: databaseURL) {
             throw reader.invalid("ISSUER_DATABASE_URL", "is not a valid libpq connection URI: \(problem)")

@@ -22,7 +22,7 @@ public struct ConfigurationSetting: Sendable, Hashable {
 
     /// Every setting, in SPEC §2's order.
     public static let all: [ConfigurationSetting] = [
-        .init("ISSUER_URL"), .init("ISSUER_HOST"), .init("ISSUER_PORT"),
+        .init("ISSUER_URL"), .init("ISSUER_HOST"), .init("ISSUER_PORT"), .init("ISSUER_OPS_HOST"), .init("ISSUER_OPS_PORT"),
         .init("ISSUER_DATABASE_URL", secret: true), .init("ISSUER_DATABASE_POOL_SIZE"),
         .init("ISSUER_KEYS_DIR"), .init("ISSUER_KEYS_RELOAD_SECONDS"), .init("ISSUER_AUDIENCE"),
         .init("ISSUER_CLIENTS_FILE"), .init("ISSUER_APPLE_CLIENT_IDS"), .init("ISSUER_APPLE_SERVICES_ID"),

@@ -1,8 +1,10 @@
+import HummingbirdCore
 import Hummingbird
 import IssuerCore
 import Logging
 import NIOCore
 import Postgres
+import ServiceLifecycle
 
 /// Builds the issuer's HTTP application from its dependencies. `issuer serve` runs it; tests
 /// drive the very same application in process (HummingbirdTesting).
@@ -12,42 +14,61 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         store: KeyRingStore(directory: configuration.keysDirectory), clock: dependencies.clock, logger: dependencies.logger,
         signerTiming: SignerTiming(configuration: configuration))
     keys.reload()
-    let router = buildRouter(dependencies, keys: keys)
+    let routers = buildRouters(dependencies, keys: keys)
     let requestTimeout = dependencies.requestReadTimeout
+    // SPEC §7: a connection that sends no complete request within 30 s (a slow trickle
+    // included) is closed; the idle timeout alone would be reset by every trickled byte.
+    let server: HTTPServerBuilder = HTTPServerBuilder.http1(configuration: .init(
+        additionalChannelHandlers: [RequestReadTimeoutHandler(limit: requestTimeout)], idleTimeout: requestTimeout))
+    var services: [any Service] = [
+        DatabaseService(pool: dependencies.pool),
+        KeyRingReloadService(monitor: keys, interval: configuration.keysReloadInterval),
+        JanitorService(janitor: SessionJanitor(pool: dependencies.pool), clock: dependencies.clock, logger: dependencies.logger),
+        AppleCustodyService(dependencies),
+    ]
+    // SPEC §3.9: the management listener runs beside the main one, in the same service group,
+    // so both start, drain and stop together.
+    if let operations = routers.operations, let port = configuration.operationsPort {
+        services.append(Application(
+            router: operations, server: server,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.operationsHost, port: port), serverName: "issuer"),
+            logger: dependencies.logger))
+    }
     return Application(
-        router: router,
-        // SPEC §7: a connection that sends no complete request within 30 s (a slow trickle
-        // included) is closed; the idle timeout alone would be reset by every trickled byte.
-        server: .http1(configuration: .init(
-            additionalChannelHandlers: [RequestReadTimeoutHandler(limit: requestTimeout)], idleTimeout: requestTimeout)),
+        router: routers.main,
+        server: server,
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port),
             serverName: "issuer"),
-        services: [
-            DatabaseService(pool: dependencies.pool),
-            KeyRingReloadService(monitor: keys, interval: configuration.keysReloadInterval),
-            JanitorService(janitor: SessionJanitor(pool: dependencies.pool), clock: dependencies.clock, logger: dependencies.logger),
-            AppleCustodyService(dependencies),
-        ],
+        services: services,
         logger: dependencies.logger)
 }
 
 /// The routes and middleware. Every route and every policy that depends on the route comes from
 /// one table (`Route`); operations endpoints sit at the root, everything else under the path of
-/// `ISSUER_URL` (SPEC §3).
-func buildRouter(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) -> Router<IssuerRequestContext> {
+/// `ISSUER_URL` (SPEC §3). With `ISSUER_OPS_PORT`, the operations routes get a router of their
+/// own, for the management listener (SPEC §3.9).
+func buildRouters(
+    _ dependencies: IssuerDependencies, keys: KeyRingMonitor
+) -> (main: Router<IssuerRequestContext>, operations: Router<IssuerRequestContext>?) {
     let configuration = dependencies.configuration
     let table = RouteTable(prefix: configuration.pathPrefix)
     let router = Router(context: IssuerRequestContext.self, options: .autoGenerateHeadEndpoints)
-    router.add(middleware: RequestIDMiddleware())
-    router.add(middleware: RequestMetricsMiddleware(metrics: dependencies.metrics))
-    router.add(middleware: RouteResolutionMiddleware(table: table, trustedProxies: configuration.trustedProxies))
+    let operationsRouter = configuration.operationsPort.map { _ in
+        Router(context: IssuerRequestContext.self, options: .autoGenerateHeadEndpoints)
+    }
+    for router in [router] + (operationsRouter.map { [$0] } ?? []) {
+        router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: RequestMetricsMiddleware(metrics: dependencies.metrics))
+        router.add(middleware: RouteResolutionMiddleware(table: table, trustedProxies: configuration.trustedProxies))
+    }
     router.add(middleware: OAuthErrorMiddleware(table: table))
     if let limit = configuration.rateLimit {
         router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit: limit, clock: dependencies.clock)))
     }
 
-    let routes = RouteRegistrar(router: router, table: table)
+    let routes = RouteRegistrar(router: router, operationsRouter: operationsRouter, table: table)
     OperationsEndpoints(
         readiness: Readiness(checks: [
             .database(dependencies.pool),
@@ -76,5 +97,5 @@ func buildRouter(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) -> Ro
         configuration: configuration, served: routes.served + [.openIDConfiguration, .authorizationServerMetadata],
         grantTypes: TokenEndpoint.grantTypes)
     ).register(on: routes)
-    return router
+    return (router, operationsRouter)
 }

@@ -13,6 +13,12 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("port"), help: ArgumentHelp("port to listen on (default 8080)", valueName: "ISSUER_PORT"))
     var port: String?
 
+    @Option(name: .customLong("ops-host"), help: ArgumentHelp("address of the management listener (default: the --host address)", valueName: "ISSUER_OPS_HOST"))
+    var opsHost: String?
+
+    @Option(name: .customLong("ops-port"), help: ArgumentHelp("serve /healthz, /readyz and /metrics only on this port (default: unset, on the main listener)", valueName: "ISSUER_OPS_PORT"))
+    var opsPort: String?
+
     @Option(name: .customLong("database-url"), help: ArgumentHelp("libpq connection URI; unset: the embedded PostgreSQL under .data/postgres", valueName: "ISSUER_DATABASE_URL"))
     var databaseUrl: String?
 
@@ -109,6 +115,8 @@ struct SettingsOptions: ParsableArguments {
             ("ISSUER_URL", url),
             ("ISSUER_HOST", host),
             ("ISSUER_PORT", port),
+            ("ISSUER_OPS_HOST", opsHost),
+            ("ISSUER_OPS_PORT", opsPort),
             ("ISSUER_DATABASE_URL", databaseUrl),
             ("ISSUER_DATABASE_URL_FILE", databaseUrlFile),
             ("ISSUER_DATABASE_POOL_SIZE", databasePoolSize),

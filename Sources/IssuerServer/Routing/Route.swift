@@ -64,6 +64,10 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
+    /// SPEC §3.9: the operations endpoints, which move to the management listener when
+    /// `ISSUER_OPS_PORT` is set (and are then 404 on the main one).
+    var isOperations: Bool { placement == .root }
+
     /// The methods served; any other method on the path is `405` with `Allow` (RFC 9110 §15.5.6).
     var methods: [HTTPRequest.Method] {
         switch self {

@@ -4,11 +4,13 @@ import Hummingbird
 /// Registers each endpoint under its `Route`: the served methods get the handler, every other
 /// common method gets a `405` with `Allow` (RFC 9110 §15.5.6), so a wrong method is a matched
 /// route like any other and gets that route's error shape. Remembers what was registered, which
-/// is what discovery advertises (SPEC §3.5).
+/// is what discovery advertises (SPEC §3.5). With a management router (SPEC §3.9,
+/// `ISSUER_OPS_PORT`), the operations routes are registered there and nowhere else.
 final class RouteRegistrar {
     typealias Handler = @Sendable (Request, IssuerRequestContext) async throws -> Response
 
     let router: Router<IssuerRequestContext>
+    let operationsRouter: Router<IssuerRequestContext>?
     let table: RouteTable
     private(set) var served: [Route] = []
 
@@ -16,15 +18,22 @@ final class RouteRegistrar {
     /// answered by the router's generated `HEAD` endpoint instead.
     private static let knownMethods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options]
 
-    init(router: Router<IssuerRequestContext>, table: RouteTable) {
+    init(router: Router<IssuerRequestContext>, operationsRouter: Router<IssuerRequestContext>? = nil, table: RouteTable) {
         self.router = router
+        self.operationsRouter = operationsRouter
         self.table = table
+    }
+
+    /// The router `route` belongs on.
+    func router(for route: Route) -> Router<IssuerRequestContext> {
+        route.isOperations ? operationsRouter ?? router : router
     }
 
     func add(_ route: Route, use handler: @escaping Handler) {
         precondition(!served.contains(route), "\(route) registered twice")
         served.append(route)
         let path = RouterPath(route.registeredPath(prefix: table.prefix))
+        let router = router(for: route)
         for method in route.methods {
             router.on(path, method: method, use: handler)
         }
