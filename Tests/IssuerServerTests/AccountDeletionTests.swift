@@ -96,6 +96,9 @@ struct AccountDeletionTests {
                 #expect(try answer?.get() == .noContent)
                 // SPEC: about 2 s; generous against a loaded machine, far below Apple's 60 s hang.
                 #expect(ContinuousClock.now - started < .seconds(10))
+                #expect(try await AppleTestRig.eventually {
+                    AppleTestRig.metric(rig.fixture.metrics, "issuer_apple_revocation_queue_depth") == 1
+                })
             }
             #expect(rig.apple.revokedTokens.isEmpty)
             #expect(try await rig.fixture.count("apple_revocations WHERE finished_at IS NULL") == 1)
@@ -109,6 +112,7 @@ struct AccountDeletionTests {
                 #expect(try await AppleTestRig.eventually {
                     try await second.count("apple_revocations WHERE outcome = 'revoked' AND sealed IS NULL") == 1
                 })
+                #expect(try await AppleTestRig.eventually { AppleTestRig.metric(second.metrics, "issuer_apple_revocation_queue_depth") == 0 })
             }
             #expect(AppleTestRig.metric(second.metrics, #"issuer_apple_revocations_total{outcome="revoked"}"#) == 1)
             #expect(AppleTestRig.metric(rig.fixture.metrics, #"issuer_apple_revocations_total{outcome="revoked"}"#) == nil)
