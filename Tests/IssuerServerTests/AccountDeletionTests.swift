@@ -174,4 +174,26 @@ struct AccountDeletionTests {
             #expect(try await rig.fixture.count("apple_revocations WHERE outcome = 'revoked'") == 12)
         }
     }
+
+    @Test("finished revocations and old notification jtis are forgotten after their retention; pending revocations never")
+    func pruning() async throws {
+        let fixture = try await IssuerTestFixture()
+        let now = fixture.clock.now
+        let old = now.addingTimeInterval(-AppleRevocationQueue.finishedRetention - 60)
+        try await fixture.pool.query("""
+            INSERT INTO apple_revocations (id, user_id, client_id, sealed, created_at, next_attempt_at, finished_at, outcome) VALUES
+                (gen_random_uuid(), gen_random_uuid(), 'old.finished', NULL, $1, $1, $1, 'revoked'),
+                (gen_random_uuid(), gen_random_uuid(), 'recent.finished', NULL, $2, $2, $2, 'revoked'),
+                (gen_random_uuid(), gen_random_uuid(), 'old.pending', '\\x00', $1, $1, NULL, NULL)
+            """, [old, now])
+        try await fixture.pool.query(
+            "INSERT INTO apple_notifications (jti, event_type, received_at) VALUES ('old', 'email-enabled', $1), ('new', 'email-enabled', $2)",
+            [now.addingTimeInterval(-AppleNotifications.retention - 60), now])
+        try await AppleRevocationQueue.prune(pool: fixture.pool, now: now)
+        try await AppleNotifications.prune(pool: fixture.pool, now: now)
+        let kept = try await fixture.pool.query("SELECT client_id FROM apple_revocations ORDER BY client_id").rows.map { try $0.decode(String.self, at: 0) }
+        #expect(kept == ["old.pending", "recent.finished"])
+        #expect(try await fixture.pool.query("SELECT jti FROM apple_notifications").rows.map { try $0.decode(String.self, at: 0) } == ["new"])
+        await fixture.close()
+    }
 }

@@ -4,7 +4,7 @@ import ServiceLifecycle
 
 /// The background worker every process runs (SPEC §3.8, ARCHITECTURE §6): retries pending Apple
 /// code redemptions while their codes live and queued Apple revocations with backoff, forgets old
-/// notification `jti`s, and keeps the queue-depth gauge fresh. Rows are claimed with
+/// notification `jti`s and finished revocations, and keeps the queue-depth gauge fresh. Rows are claimed with
 /// `FOR UPDATE SKIP LOCKED`, so any number of processes share the work without sending anything
 /// twice at once.
 struct AppleCustodyService: Service {
@@ -39,6 +39,7 @@ struct AppleCustodyService: Service {
             try await revocations.retryDue(logger: logger)
             dependencies.metrics.appleRevocationQueue(depth: try await revocations.depth())
             try await AppleNotifications.prune(pool: dependencies.pool, now: dependencies.clock.now)
+            try await AppleRevocationQueue.prune(pool: dependencies.pool, now: dependencies.clock.now)
         } catch is CancellationError {
             // Shutting down.
         } catch {
