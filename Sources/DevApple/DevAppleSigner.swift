@@ -44,10 +44,12 @@ public struct DevAppleSigner: Sendable {
     /// An identity token as Apple issues it to an iOS app after Sign in with Apple.
     ///
     /// `nonce` is the raw value the app generated; like Apple, the token carries its lowercase hex
-    /// SHA-256, and the app sends the raw value to the exchange.
+    /// SHA-256, and the app sends the raw value to the exchange. `nonceClaim` instead puts a value
+    /// in the `nonce` claim as it is: the hosted flow (SPEC §3.7) sends Apple the hashed nonce, and
+    /// Apple echoes what it was sent, so a stand-in for Apple's web sign-in copies it verbatim.
     public func identityToken(
-        subject: String, email: String?, nonce: String? = nil, audience: String = Self.audience,
-        issuedAt: Date = Date(), lifetime: TimeInterval = 600
+        subject: String, email: String?, nonce: String? = nil, nonceClaim: String? = nil,
+        audience: String = Self.audience, issuedAt: Date = Date(), lifetime: TimeInterval = 600
     ) throws -> String {
         let iat = Int(issuedAt.timeIntervalSince1970.rounded(.down))
         var claims: [String: Any] = [
@@ -60,7 +62,11 @@ public struct DevAppleSigner: Sendable {
             claims["email_verified"] = "true"
             claims["is_private_email"] = "false"
         }
-        if let nonce { claims["nonce"] = Self.hashedNonce(nonce) }
+        if let nonceClaim {
+            claims["nonce"] = nonceClaim
+        } else if let nonce {
+            claims["nonce"] = Self.hashedNonce(nonce)
+        }
         let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes])
         return try JWS.sign(payload: payload, header: JWSHeader(alg: .rs256, typ: nil, kid: kid), key: key)
     }

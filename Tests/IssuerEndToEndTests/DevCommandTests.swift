@@ -65,6 +65,32 @@ struct DevCommandTests {
         #expect(curl.output.hasPrefix("curl -sS -X POST 'http://127.0.0.1:\(serverPort)/auth/apple/exchange'"), "\(curl.output)")
     }
 
+    @Test("dev token --nonce-claim puts its value in the nonce claim verbatim (the hosted flow's Apple nonce); --nonce hashes it; not both")
+    func nonceClaimVerbatim() async throws {
+        let directory = TestDirectories.make("dev-nonce-claim")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        // The shape /oauth2/authorize sends Apple: lowercase hex SHA-256 of a nonce only the server knows.
+        let sent = String(repeating: "0123456789abcdef", count: 4)
+
+        func nonceClaim(_ arguments: [String]) async throws -> String? {
+            let result = try await ServeCommandTests.run(["dev", "token"] + arguments, in: directory)
+            #expect(result.code == 0, "\(result.output)")
+            let parts = result.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".")
+            try #require(parts.count == 3, "one JWT: \(result.output)")
+            var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+            let claims = try JSONSerialization.jsonObject(with: try #require(Data(base64Encoded: payload))) as? [String: Any]
+            return claims?["nonce"] as? String
+        }
+
+        #expect(try await nonceClaim(["--nonce-claim", sent]) == sent)
+        #expect(try await nonceClaim(["--nonce", sent]) != sent, "--nonce keeps hashing its raw value")
+        let both = try await ServeCommandTests.run(["dev", "token", "--nonce", "a", "--nonce-claim", sent], in: directory)
+        #expect(both.code != 0, "one claim, two sources: refused")
+        #expect(both.output.contains("--nonce-claim"), "\(both.output)")
+    }
+
     @Test("dev apple refuses a port out of range and has no option to listen beyond loopback")
     func loopbackOnly() async throws {
         let result = try await ServeCommandTests.run(["dev", "apple", "--port", "70000"], in: FileManager.default.temporaryDirectory)

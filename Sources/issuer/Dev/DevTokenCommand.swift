@@ -18,6 +18,11 @@ struct DevTokenCommand: ParsableCommand {
     @Option(help: "A raw nonce; the token carries its SHA-256 in hex, as Apple's do, and --curl sends it.")
     var nonce: String?
 
+    @Option(help: ArgumentHelp(
+        "A value the token's `nonce` claim carries verbatim, as Apple echoes the one the hosted flow sent it.",
+        discussion: "For playing Apple in the hosted flow: pass the `nonce` of the Apple URL /oauth2/authorize redirected to."))
+    var nonceClaim: String?
+
     @Option(help: "The `aud` claim: an entry of the server's ISSUER_APPLE_CLIENT_IDS.")
     var audience = DevAppleSigner.audience
 
@@ -32,12 +37,14 @@ struct DevTokenCommand: ParsableCommand {
 
     func validate() throws {
         guard lifetime > 0 else { throw ValidationError("--lifetime must be positive") }
+        // Both would fill the one claim; which wins would be a guess.
+        guard nonce == nil || nonceClaim == nil else { throw ValidationError("--nonce and --nonce-claim cannot be used together") }
     }
 
     func run() throws {
         let signer = try DevAppleSigner.openOrExit()
         let token = try signer.identityToken(
-            subject: sub, email: email.isEmpty ? nil : email, nonce: nonce, audience: audience,
+            subject: sub, email: email.isEmpty ? nil : email, nonce: nonce, nonceClaim: nonceClaim, audience: audience,
             lifetime: TimeInterval(lifetime))
         guard curl else {
             print(token)
