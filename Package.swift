@@ -69,6 +69,10 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["MigrationEmbedder"]
         ),
+        .plugin(
+            name: "EmbedBuildCommit",
+            capability: .buildTool()
+        ),
         .target(
             name: "IssuerCore",
             dependencies: [
@@ -116,7 +120,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedBuildCommit"]
         ),
         .executableTarget(
             name: "IssuerBench",

@@ -1,10 +1,21 @@
-/// One setting of SPEC §2: its environment variable, the `serve` flag that overrides it, and
-/// whether its value is a secret that must never be echoed (not even in an error message).
+/// One setting of SPEC §2: its environment variable, the `serve` flag that overrides it, whether
+/// its value is a secret that must never be echoed (not even in an error message), and what
+/// `docs/configuration.md` says about it. `ConfigurationSetting.all` is the settings table: the
+/// reference (`issuer config reference`), `issuer config check` and the flags all read it.
 public struct ConfigurationSetting: Sendable, Hashable {
     /// The environment variable, e.g. `ISSUER_PORT`.
     public let variable: String
     /// Never echoed, not even in an error message (the database URL, the server secret).
     public let isSecret: Bool
+    /// Where the reference lists it.
+    public let section: ConfigurationSection
+    /// The value used when the setting is unset, exactly as it would be written; nil when unset
+    /// means something else (described by `unsetMeaning`).
+    public let defaultValue: String?
+    /// The reference's "default" column when there is no `defaultValue` (Markdown).
+    public let unsetMeaning: String
+    /// What it means and which values are valid (Markdown, one paragraph).
+    public let meaning: String
 
     /// `ISSUER_DATABASE_POOL_SIZE` → `database-pool-size`.
     public var flag: String {
@@ -15,26 +26,17 @@ public struct ConfigurationSetting: Sendable, Hashable {
     /// (`ISSUER_SECRET_FILE`), the container convention; `nil` for settings that are not secret.
     public var fileVariable: String? { isSecret ? variable + "_FILE" : nil }
 
-    init(_ variable: String, secret: Bool = false) {
+    init(
+        _ variable: String, _ section: ConfigurationSection, default defaultValue: String? = nil, unset: String = "unset",
+        secret: Bool = false, _ meaning: String
+    ) {
         self.variable = variable
+        self.section = section
+        self.defaultValue = defaultValue
+        self.unsetMeaning = unset
         self.isSecret = secret
+        self.meaning = meaning
     }
-
-    /// Every setting, in SPEC §2's order.
-    public static let all: [ConfigurationSetting] = [
-        .init("ISSUER_URL"), .init("ISSUER_HOST"), .init("ISSUER_PORT"), .init("ISSUER_OPS_HOST"), .init("ISSUER_OPS_PORT"),
-        .init("ISSUER_DATABASE_URL", secret: true), .init("ISSUER_DATABASE_POOL_SIZE"),
-        .init("ISSUER_KEYS_DIR"), .init("ISSUER_KEYS_RELOAD_SECONDS"), .init("ISSUER_AUDIENCE"),
-        .init("ISSUER_CLIENTS_FILE"), .init("ISSUER_APPLE_CLIENT_IDS"), .init("ISSUER_APPLE_SERVICES_ID"),
-        .init("ISSUER_APPLE_JWKS_URL"), .init("ISSUER_APPLE_AUTHORIZE_URL"), .init("ISSUER_APPLE_REQUIRE_NONCE"),
-        .init("ISSUER_APPLE_ACCEPT_UNHASHED_NONCE"),
-        .init("ISSUER_ACCESS_TOKEN_TTL"), .init("ISSUER_ID_TOKEN_TTL"), .init("ISSUER_REFRESH_TOKEN_TTL"),
-        .init("ISSUER_SESSION_MAX_AGE"), .init("ISSUER_REFRESH_REUSE_GRACE"), .init("ISSUER_SECRET", secret: true),
-        .init("ISSUER_MIGRATIONS_DIR"), .init("ISSUER_TRUSTED_PROXIES"), .init("ISSUER_RATE_LIMIT"),
-        .init("ISSUER_APPLE_TEAM_ID"), .init("ISSUER_APPLE_KEY_ID"), .init("ISSUER_APPLE_PRIVATE_KEY_FILE"),
-        .init("ISSUER_APPLE_TOKEN_URL"), .init("ISSUER_APPLE_REVOKE_URL"),
-        .init("ISSUER_LOG_LEVEL"), .init("ISSUER_LOG_FORMAT"),
-    ]
 
     /// The setting called `variable`, if there is one.
     public static func named(_ variable: String) -> ConfigurationSetting? {

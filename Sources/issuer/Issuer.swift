@@ -7,10 +7,11 @@ struct Issuer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "issuer",
         abstract: "An OpenID Connect issuer for mobile apps that sign in with Apple.",
-        discussion: "Every setting is an environment variable (ISSUER_*); `serve` also takes each as a flag. See SPEC §2.",
+        discussion: "Every setting is an environment variable (ISSUER_*); `serve` also takes each as a flag. See docs/configuration.md or `issuer config reference`.",
+        version: IssuerVersion.description,
         subcommands: [
             ServeCommand.self, MigrateCommand.self, KeysCommand.self, SessionsCommand.self, UsersCommand.self,
-            AppleCommand.self, DevCommand.self,
+            AppleCommand.self, ConfigCommand.self, DevCommand.self,
         ]
     )
 }

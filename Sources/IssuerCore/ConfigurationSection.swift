@@ -1,0 +1,87 @@
+/// A section of the configuration reference (`docs/configuration.md`): a heading, the table of
+/// its settings, and what the reader needs to know about them beyond one row each.
+public enum ConfigurationSection: String, CaseIterable, Sendable {
+    case server
+    case database
+    case keysAndTokens
+    case clients
+    case apple
+    case traffic
+
+    public var title: String {
+        switch self {
+        case .server: "The server"
+        case .database: "The database"
+        case .keysAndTokens: "Keys and tokens"
+        case .clients: "Clients"
+        case .apple: "Sign in with Apple"
+        case .traffic: "Traffic"
+        }
+    }
+
+    /// Markdown after the section's table; empty when there is nothing more to say.
+    public var notes: String {
+        switch self {
+        case .server:
+            """
+            With `ISSUER_OPS_PORT` set, the main listener answers `404` for `/healthz`, `/readyz` and
+            `/metrics`, so a load balancer or ingress in front of it never exposes them; point probes
+            and Prometheus at the management port instead (the convention of Keycloak's management
+            port).
+            """
+        case .database:
+            """
+            Every database call has one 5-second deadline covering the wait for a pooled connection, the
+            connection itself and the answer; past it the request answers `503 temporarily_unavailable`, a
+            connection stuck on a silent server is shut and replaced, and at most 1,024 requests wait for a
+            connection at once (the next one gets 503 at once). Connections use TCP keepalives
+            (`keepalives_idle=5`, `keepalives_interval=1`, `keepalives_count=5`), `tcp_user_timeout=10000` and
+            a server-side `statement_timeout` of 5 s, so a partition is noticed within 10 s; values your URL
+            sets for these win. Migrations run without a deadline.
+            """
+        case .keysAndTokens:
+            ""
+        case .clients:
+            """
+            ```json
+            [
+              {
+                "client_id": "clanboards-android",
+                "redirect_uris": ["com.example.clanboards:/oauthredirect"],
+                "post_logout_redirect_uris": ["com.example.clanboards:/signout"],
+                "scopes": ["openid", "email", "profile"],
+                "apple_audiences": ["com.example.clanboards.web"]
+              }
+            ]
+            ```
+
+            All clients are public (no secret) and bound to PKCE. `redirect_uris` receive authorization codes;
+            `post_logout_redirect_uris` only the end of a sign-out; both are compared by exact string match,
+            must be absolute and carry no fragment, and no URI may be in both lists (a code must never reach
+            an app's sign-out handler). `apple_audiences` (optional) lists the Apple audiences — bundle IDs
+            for the native exchange, the Services ID for the hosted flow — whose tokens this client may use;
+            without it, any configured audience. `offline_access` is accepted from every client and changes
+            nothing: every sign-in gets a refresh token. A file that is unreadable, not an array of such
+            objects, has a member of the wrong type, or breaks a rule above stops the server at start naming
+            `ISSUER_CLIENTS_FILE`.
+            """
+        case .apple:
+            """
+            Apple's URLs must be `https`; plain `http` is accepted only to a loopback address
+            (`127.0.0.0/8`, `::1`, `localhost`), for development and tests. Every call to Apple has one
+            5-second deadline for the whole exchange (body included), a cap on the answer's size, and follows
+            no redirect.
+            """
+        case .traffic:
+            """
+            A connection that does not deliver a complete request within 30 s of opening (or of its previous
+            response), a slow trickle included, is closed. Bodies are limited to 64 KiB.
+            """
+        }
+    }
+
+    /// The section's settings, in the table's order.
+    public var settings: [ConfigurationSetting] {
+        ConfigurationSetting.all.filter { $0.section == self }
+    }
+}

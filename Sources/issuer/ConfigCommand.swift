@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// `issuer config` (SPEC §6): the configuration, checked or documented, without serving.
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Check the configuration, or print its reference.",
+        subcommands: [ConfigCheckCommand.self, ConfigReferenceCommand.self])
+}
