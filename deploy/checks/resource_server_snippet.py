@@ -1,0 +1,171 @@
+"""Runs docs/resource-servers.md's Python verifier, extracted from the page, against a live
+issuer: `issuer serve` on its embedded default in a scratch directory, trusting `issuer dev apple`,
+signed in with `issuer dev token --curl` (README, "Try it without Apple"). Checks that the
+verifier accepts the access token, and refuses the ID token, another audience or issuer, a
+forged signature and `alg: none`; that after a forced key rotation (the next key was already
+published) it verifies a token from the new key without refetching; and that after revocation
+the token still verifies offline while /userinfo refuses it, as the page says. Also checks that
+the page's Swift verifier is, character for character, the one the Swift test runs.
+
+usage: resource_server_snippet.py ISSUER_BINARY
+"""
+import base64
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import jwt
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs/resource-servers.md"
+SWIFT_TEST = ROOT / "Tests/IssuerServerTests/ResourceServerSnippetTests.swift"
+
+
+def snippet(language: str) -> str:
+    match = re.search(rf"<!-- tested-snippet: {language} -->\n```{language}\n(.*?)```\n", PAGE.read_text(), re.S)
+    if not match:
+        raise SystemExit(f"{PAGE}: no tested {language} snippet")
+    return match[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(url: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.3)
+    raise SystemExit(f"{url} never answered")
+
+
+def post(url: str, fields: dict) -> tuple[int, bytes]:
+    request = urllib.request.Request(url, data=urllib.parse.urlencode(fields).encode())
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def userinfo(url: str, token: str) -> int:
+    request = urllib.request.Request(f"{url}/userinfo", headers={"Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def refused(verifier, token: str, why: str) -> None:
+    try:
+        verifier.verify(token)
+    except jwt.InvalidTokenError:
+        return
+    raise SystemExit(f"the Python verifier accepted {why}")
+
+
+def b64(data: dict) -> str:
+    return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
+
+
+def check_swift_snippet() -> None:
+    test = SWIFT_TEST.read_text()
+    match = re.search(r"// tested-snippet:begin\n(.*?)// tested-snippet:end\n", test, re.S)
+    if not match or match[1] != snippet("swift"):
+        raise SystemExit(f"{SWIFT_TEST} no longer runs the Swift verifier of {PAGE.name}: copy the page's block between its markers")
+    print("docs/resource-servers.md: the Swift verifier is the one ResourceServerSnippetTests runs")
+
+
+def main() -> int:
+    check_swift_snippet()
+    binary = Path(sys.argv[1]).resolve()
+    scratch = Path(tempfile.mkdtemp(prefix="issuer-resource-server."))
+    scratch.chmod(0o755)  # run as root, the embedded cluster's postgres user must reach it
+    processes: list[subprocess.Popen] = []
+    try:
+        apple_port, port = free_port(), free_port()
+        url = f"http://127.0.0.1:{port}"
+        base_env = {"PATH": os.environ["PATH"], "HOME": str(scratch)}
+        log = open(scratch / "issuer.log", "w")
+        processes.append(subprocess.Popen([binary, "dev", "apple", "--port", str(apple_port)], cwd=scratch, env=base_env, stdout=log, stderr=log))
+        wait_for(f"http://127.0.0.1:{apple_port}/auth/keys")
+        server_env = dict(base_env, ISSUER_PORT=str(port), ISSUER_URL=url, ISSUER_KEYS_RELOAD_SECONDS="1",
+                          ISSUER_APPLE_JWKS_URL=f"http://127.0.0.1:{apple_port}/auth/keys", ISSUER_APPLE_CLIENT_IDS="dev.issuer.local")
+        processes.append(subprocess.Popen([binary, "serve"], cwd=scratch, env=server_env, stdout=log, stderr=log))
+        wait_for(f"{url}/readyz")
+
+        def sign_in(subject: str) -> dict:
+            curl = subprocess.run([binary, "dev", "token", "--sub", subject, "--issuer-url", url, "--curl"],
+                                  cwd=scratch, env=base_env, capture_output=True, text=True, check=True).stdout
+            return json.loads(subprocess.run(["sh"], input=curl, capture_output=True, text=True, check=True).stdout)
+
+        namespace: dict = {}
+        exec(compile(snippet("python"), f"{PAGE}:python", "exec"), namespace)
+        Verifier = namespace["IssuerTokenVerifier"]
+        verifier = Verifier(url, audience="clanboards-mobile")
+        tokens = sign_in("resource-server-1")
+
+        claims = verifier.verify(tokens["access_token"])
+        assert claims["iss"] == url and claims["aud"] == "clanboards-mobile" and claims["sid"], claims
+        refused(verifier, tokens["id_token"], "an ID token")
+        refused(Verifier(url, audience="another-api"), tokens["access_token"], "a token for another audience")
+        refused(Verifier(url + "/", audience="clanboards-mobile"), tokens["access_token"], "a token of another issuer")
+        head, body, signature = tokens["access_token"].split(".")
+        refused(verifier, f"{head}.{body}.{signature[::-1]}", "a forged signature")
+        refused(verifier, f"{b64({'alg': 'none', 'typ': 'at+jwt'})}.{body}.", "alg none")
+        print("resource servers: the Python verifier accepts an access token and refuses an ID token, another audience or issuer, a forged signature and alg none")
+
+        # The next key is published before it signs: after a forced rotation (the servers reload
+        # within a second) a new token verifies with the keys cached before it.
+        fetched_at = verifier.fetched_at
+        subprocess.run([binary, "keys", "rotate", "--force"], cwd=scratch, env=base_env, capture_output=True, check=True)
+        time.sleep(2.5)
+        rotated = sign_in("resource-server-2")
+        new_kid = jwt.get_unverified_header(rotated["access_token"])["kid"]
+        assert new_kid != jwt.get_unverified_header(tokens["access_token"])["kid"], "the rotation did not change the signing key"
+        verifier.verify(rotated["access_token"])
+        assert verifier.fetched_at == fetched_at, "the verifier had to refetch the JWKS after a rotation"
+        print("resource servers: after a rotation, the new key's tokens verify from the cached JWKS")
+
+        # Revocation: the refresh token stops at once; the access token verifies offline until
+        # its exp, and /userinfo (which looks at the session) refuses it.
+        status, _ = post(f"{url}/oauth2/revoke", {"token": tokens["refresh_token"], "client_id": "clanboards-mobile"})
+        assert status == 200, status
+        verifier.verify(tokens["access_token"])
+        assert userinfo(url, tokens["access_token"]) == 401, "userinfo still accepts a revoked session's token"
+        status, _ = post(f"{url}/oauth2/token", {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"], "client_id": "clanboards-mobile"})
+        assert status == 400, status
+        print("resource servers: after revocation the token still verifies offline, /userinfo answers 401, the refresh token is dead")
+        return 0
+    except BaseException:
+        print((scratch / "issuer.log").read_text() if (scratch / "issuer.log").exists() else "", file=sys.stderr)
+        raise
+    finally:
+        for process in reversed(processes):
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
