@@ -79,51 +79,43 @@ public struct SignInStore: Sendable {
     public func signIn(
         _ request: SignInRequest, authorization: AuthorizationRequest, codeLifetime: TimeInterval
     ) async throws -> (signIn: SignIn, code: AuthorizationCode) {
-        let now = clock.now
-        let sessionID = UUID()
         let code = AuthorizationCode.generate()
-        let sessionExpiry = now.addingTimeInterval(sessionMaxAge)
-        let identity = request.identity
-        let parameters: [any PostgresEncodable] = [
-            UUID(), identity.provider, identity.subject, identity.audience,
-            identity.email, identity.emailVerified, identity.isPrivateEmail,
-            request.givenName, request.familyName,
-            sessionID, request.clientID, request.scopes.joined(separator: " "), request.nonce, now, sessionExpiry,
-            request.userAgent, request.clientIP, code.hash, now.addingTimeInterval(codeLifetime),
-            authorization.redirectURI, authorization.codeChallenge,
-        ]
-        let row = try await pool.query(Self.codeStatement, parameters).single
-        guard let row else { throw PostgresError.decoding("sign-in returned no row") }
-        let user = UserProfile(
-            id: try row.decode(at: 0), email: try row.decodeIfPresent(at: 1), emailVerified: try row.decodeIfPresent(at: 2),
-            givenName: try row.decodeIfPresent(at: 3), familyName: try row.decodeIfPresent(at: 4))
-        // The session's refresh token is minted at redemption; this value is never used.
-        let signIn = SignIn(
-            user: user, sessionID: try row.decode(at: 5), authTime: now, sessionExpiresAt: sessionExpiry,
-            refreshToken: RefreshToken.generate())
+        // The session's refresh token is minted at redemption; this one is never stored or used.
+        let signIn = try await run(Self.codeStatement, request, refreshToken: RefreshToken.generate()) { now, _ in
+            [code.hash, now.addingTimeInterval(codeLifetime), authorization.redirectURI, authorization.codeChallenge]
+        }
         return (signIn, code)
     }
 
     /// Signs the user in; throws `PostgresError` (the caller maps unavailability to 503).
     public func signIn(_ request: SignInRequest) async throws -> SignIn {
-        let now = clock.now
-        let sessionID = UUID()
         let refreshToken = RefreshToken.generate()
+        return try await run(Self.statement, request, refreshToken: refreshToken) { now, sessionExpiry in
+            [refreshToken.hash, min(now.addingTimeInterval(refreshTokenTTL), sessionExpiry)]
+        }
+    }
+
+    /// Runs one of the two statements: `signInSteps`' parameters $1 to $17, then `tail`'s.
+    private func run(
+        _ statement: String, _ request: SignInRequest, refreshToken: RefreshToken,
+        tail: (_ now: Date, _ sessionExpiry: Date) -> [any PostgresEncodable]
+    ) async throws -> SignIn {
+        let now = clock.now
         let sessionExpiry = now.addingTimeInterval(sessionMaxAge)
-        let tokenExpiry = min(now.addingTimeInterval(refreshTokenTTL), sessionExpiry)
         let identity = request.identity
         let parameters: [any PostgresEncodable] = [
             UUID(), identity.provider, identity.subject, identity.audience,
             identity.email, identity.emailVerified, identity.isPrivateEmail,
             request.givenName, request.familyName,
-            sessionID, request.clientID, request.scopes.joined(separator: " "), request.nonce, now, sessionExpiry,
-            request.userAgent, request.clientIP, refreshToken.hash, tokenExpiry,
-        ]
-        let row = try await pool.query(Self.statement, parameters).single
+            UUID(), request.clientID, request.scopes.joined(separator: " "), request.nonce, now, sessionExpiry,
+            request.userAgent, request.clientIP,
+        ] + tail(now, sessionExpiry)
+        let row = try await pool.query(statement, parameters).single
         guard let row else { throw PostgresError.decoding("sign-in returned no row") }
         let user = UserProfile(
             id: try row.decode(at: 0), email: try row.decodeIfPresent(at: 1), emailVerified: try row.decodeIfPresent(at: 2),
             givenName: try row.decodeIfPresent(at: 3), familyName: try row.decodeIfPresent(at: 4))
-        return SignIn(user: user, sessionID: try row.decode(at: 5), authTime: now, sessionExpiresAt: sessionExpiry, refreshToken: refreshToken)
+        return SignIn(
+            user: user, sessionID: try row.decode(at: 5), authTime: now, sessionExpiresAt: sessionExpiry, refreshToken: refreshToken)
     }
 }
