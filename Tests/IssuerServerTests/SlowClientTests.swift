@@ -8,14 +8,24 @@ import TestSupport
 
 @Suite("Slow clients cannot hold the server (SPEC §7)")
 struct SlowClientTests {
-    @Test("a body trickled one byte at a time is cut off at the request-read limit")
-    func trickledBody() async throws {
+    /// A live server whose request-read limit is 1 s, on a port the body gets.
+    static func withServer(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {
         let fixture = try await IssuerTestFixture()
         var dependencies = fixture.dependencies
         dependencies.requestReadTimeout = .seconds(1)
         let app = buildApplication(dependencies)
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        do {
+            try await app.test(.live) { client in try await body(try #require(client.port)) }
+        } catch {
+            await fixture.close()
+            throw error
+        }
+        await fixture.close()
+    }
+
+    @Test("a body trickled one byte at a time is cut off at the request-read limit")
+    func trickledBody() async throws {
+        try await Self.withServer { port in
             let body = String(repeating: "a", count: 200)
             let head = "POST /oauth2/token HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
@@ -24,17 +34,11 @@ struct SlowClientTests {
             let seconds = try #require(open, "the server kept a trickling connection open for 8 s")
             #expect(seconds < 5)
         }
-        await fixture.close()
     }
 
     @Test("a head that never ends is cut off too, and a prompt client is still served")
     func trickledHead() async throws {
-        let fixture = try await IssuerTestFixture()
-        var dependencies = fixture.dependencies
-        dependencies.requestReadTimeout = .seconds(1)
-        let app = buildApplication(dependencies)
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
+        try await Self.withServer { port in
             let open = await TrickleClient.secondsUntilClosed(
                 port: port, head: "GET /healthz HTTP/1.1\r\n", body: String(repeating: "X-A: b\r\n", count: 50),
                 interval: 0.2, giveUpAfter: 8)
@@ -43,6 +47,5 @@ struct SlowClientTests {
             // A new connection, since the test client's own one sat idle past the limit meanwhile.
             #expect(await TestHTTP.status(port: port, path: "/healthz") == 200)
         }
-        await fixture.close()
     }
 }

@@ -25,21 +25,10 @@ public enum TestHTTP {
     /// (every request here says `Connection: close`).
     static func roundTrip(port: Int, request: String) async -> (status: Int, body: String)? {
         try? await Offload.run {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return nil }
+            guard let fd = connectLoopback(port: port) else { return nil }
             defer { close(fd) }
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard connected == 0 else { return nil }
             let bytes = Array(request.utf8)
             var sent = 0
             while sent < bytes.count {
@@ -60,5 +49,25 @@ public enum TestHTTP {
             let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
             return (status, body)
         } ?? nil
+    }
+
+    /// A blocking TCP connection to 127.0.0.1:`port`, or nil; the caller closes it.
+    static func connectLoopback(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 }

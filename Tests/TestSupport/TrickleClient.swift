@@ -10,19 +10,8 @@ public enum TrickleClient {
         port: Int, head: String, body: String, interval: TimeInterval, giveUpAfter: TimeInterval
     ) async -> TimeInterval? {
         try? await Offload.run {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return nil }
+            guard let fd = TestHTTP.connectLoopback(port: port) else { return nil }
             defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard connected == 0 else { return nil }
             let start = Date()
             guard sendAll(fd, Array(head.utf8)) else { return 0 }
             var remaining = Array(body.utf8)[...]
