@@ -192,7 +192,15 @@ struct ConfigurationTests {
     func appleCredentialsTogether() throws {
         let keyFile = TestDirectories.make("AuthKey.p8")
         try FileManager.default.createDirectory(at: keyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try "-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n".write(to: keyFile, atomically: true, encoding: .utf8)
+        // A throwaway P-256 key in Apple's .p8 form: the key is parsed at start (SPEC §2).
+        try """
+            -----BEGIN PRIVATE KEY-----
+            MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgI5KjCyRJQ6nuyHiz
+            yF6x/AL+275SuPw8tQCtL6PJqj2hRANCAATTuYEOOkFLnSgvRIrsGLBjLDt5JwP3
+            s7aOTuzSfQ3p/pCgZX4UPtPdUiz77rYLAoqb06aJSdFY/+6bmujs8vmc
+            -----END PRIVATE KEY-----
+
+            """.write(to: keyFile, atomically: true, encoding: .utf8)
         let error = #expect(throws: ConfigurationError.self) {
             try Configuration(environment: ["ISSUER_APPLE_TEAM_ID": "TEAM123456"])
         }

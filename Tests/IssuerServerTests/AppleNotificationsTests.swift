@@ -5,7 +5,7 @@ import JOSE
 import Testing
 import TestSupport
 
-@Suite("POST /auth/apple/notifications (SPEC §3.10)", .timeLimit(.minutes(2)))
+@Suite("POST /auth/apple/notifications (SPEC §3.10)", .timeLimit(.minutes(10)))
 struct AppleNotificationsTests {
     enum Encoding: CaseIterable { case string, object }
 

@@ -87,7 +87,7 @@ struct AppleTestRig {
     }
 
     /// Polls `condition` every 20 ms, for at most `seconds` of real time.
-    static func eventually(seconds: Double = 10, _ condition: @Sendable () async throws -> Bool) async throws -> Bool {
+    static func eventually(seconds: Double = 30, _ condition: @Sendable () async throws -> Bool) async throws -> Bool {
         let end = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < end {
             if try await condition() { return true }
