@@ -3,7 +3,7 @@ import Logging
 
 /// `ISSUER_LOG_FORMAT=json`: one JSON object per line, for log shippers. Keys: `timestamp`
 /// (RFC 3339, UTC), `level`, `label`, `message`, then the metadata (request id included).
-public struct JSONLogHandler: LogHandler {
+public struct JSONLogHandler: LineLogHandler {
     /// swift-log `LogHandler`: metadata on every line; a line's own metadata wins a conflict.
     public var metadata: Logger.Metadata = [:]
     /// swift-log `LogHandler`: the lowest level written.
@@ -11,23 +11,10 @@ public struct JSONLogHandler: LogHandler {
     private let label: String
     private let write: @Sendable (String) -> Void
 
-    /// A handler writing to standard error.
-    public init(label: String) {
-        self.init(label: label) { line in
-            FileHandle.standardError.write(Data(line.utf8))
-        }
-    }
-
     /// A handler writing each finished line (newline included) to `write`.
     public init(label: String, write: @escaping @Sendable (String) -> Void) {
         self.label = label
         self.write = write
-    }
-
-    /// swift-log `LogHandler`: one entry of the handler's metadata.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
     }
 
     /// Writes one line; metadata never overrides `timestamp`, `level`, `label` or `message`.

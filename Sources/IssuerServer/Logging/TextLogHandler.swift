@@ -8,7 +8,7 @@ import Logging
 /// message and every value are written with control characters escaped: a value holding a
 /// newline cannot start a forged line, and an escape sequence cannot drive the reader's terminal.
 /// (swift-log's `StreamLogHandler` writes values verbatim.)
-public struct TextLogHandler: LogHandler {
+public struct TextLogHandler: LineLogHandler {
     /// swift-log `LogHandler`: metadata on every line; a line's own metadata wins a conflict.
     public var metadata: Logger.Metadata = [:]
     /// swift-log `LogHandler`: the lowest level written.
@@ -16,23 +16,10 @@ public struct TextLogHandler: LogHandler {
     private let label: String
     private let write: @Sendable (String) -> Void
 
-    /// A handler writing to standard error.
-    public init(label: String) {
-        self.init(label: label) { line in
-            FileHandle.standardError.write(Data(line.utf8))
-        }
-    }
-
     /// A handler writing each finished line (newline included) to `write`.
     public init(label: String, write: @escaping @Sendable (String) -> Void) {
         self.label = label
         self.write = write
-    }
-
-    /// swift-log `LogHandler`: one entry of the handler's metadata.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
     }
 
     /// Writes one escaped line; metadata sorted by key, so lines diff well.
