@@ -180,6 +180,7 @@ struct AppleNotificationsTests {
             }
         }
         #expect(try await fixture.count("apple_notifications") == 0)
+        #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="unavailable"}"#) == 3)
         await fixture.close()
     }
 }

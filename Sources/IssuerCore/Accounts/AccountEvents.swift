@@ -8,7 +8,8 @@ public protocol AccountEvents: Sendable {
     /// One attempt to redeem an Apple authorization code ended: `redeemed`, `refused`, `failed` or `expired`.
     func appleRedemption(outcome: String)
     /// One Apple server-to-server notification was answered, by event type (`invalid` when it
-    /// failed verification, `duplicate` when its `jti` was already applied).
+    /// failed verification, `unavailable` when Apple's keys could not be had, `duplicate` when
+    /// its `jti` was already applied).
     func appleNotification(type: String)
     /// How many Apple revocations wait in the queue.
     func appleRevocationQueue(depth: Int)

@@ -46,6 +46,8 @@ public struct AppleNotifications: Sendable {
                 leeway: IdentityTokenVerifier.leeway)
         } catch let error as IdentityTokenError {
             if case .keysUnavailable(let reason) = error {
+                events.appleNotification(type: "unavailable")
+                logger.warning("Apple notification not verified: Apple's keys cannot be fetched; Apple will retry", metadata: ["error": "\(reason)"])
                 throw .temporarilyUnavailable("Apple's keys cannot be fetched; try again later.", debug: reason)
             }
             events.appleNotification(type: "invalid")

@@ -8,7 +8,9 @@ import Foundation
 public struct AppleTokenVault: Sendable {
     /// What is sealed; each has its own subkey.
     public enum Kind: String, Sendable {
+        /// Apple's refresh token, held until the account is deleted (SPEC §3.8).
         case refreshToken = "apple-refresh-token"
+        /// Apple's one-time code, held while its redemption is retried (5 minutes at most).
         case authorizationCode = "apple-authorization-code"
     }
 
