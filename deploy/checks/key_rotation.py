@@ -7,6 +7,7 @@ one out (files linked through `..data`), and checks the Secret it writes for `ku
 3. with the keys made 40 days old, it rotates: the next key becomes active, and the old active
    key stays published as retired;
 4. two days later it prunes that retired key (every token it signed has expired);
+5. with EMERGENCY=key-leaked (a leaked key) it replaces every key the ring had, at once;
 and each Secret it writes, mounted again, is a ring `issuer keys list` reads.
 
 usage: key_rotation.py RENDERED_MANIFESTS ISSUER_BINARY
@@ -45,7 +46,7 @@ def mount_secret(secret: dict | None, directory: Path) -> None:
         (directory / name).symlink_to(f"..data/{name}")
 
 
-def run_rotation(container: dict, binary: Path, work: Path, secret: dict | None, step: str) -> dict:
+def run_rotation(container: dict, binary: Path, work: Path, secret: dict | None, step: str, extra: dict | None = None) -> dict:
     secret_dir, ring_dir, out_dir = work / step / "secret", work / step / "ring", work / step / "out"
     mount_secret(secret, secret_dir)
     ring_dir.mkdir()
@@ -54,6 +55,7 @@ def run_rotation(container: dict, binary: Path, work: Path, secret: dict | None,
     env.update({e["name"]: e["value"] for e in container["env"]})
     # The container's paths, moved under the scratch directory.
     env.update(ISSUER_KEYS_DIR=str(ring_dir), KEYS_SECRET_DIR=str(secret_dir), KEYS_SECRET_OUT=str(out_dir / "issuer-keys.json"))
+    env.update(extra or {})
     assert container["command"][:2] == ["/bin/sh", "-c"], container["command"]
     result = subprocess.run(["/bin/sh", "-c", container["command"][2]], env=env, capture_output=True, text=True)
     print(f"--- {step}\n{result.stdout}{result.stderr}", end="")
@@ -116,8 +118,12 @@ def main() -> int:
         fourth = run_rotation(container, binary, work, aged(third, 2), "2 days later, retired key expired")
         ring4 = ring_of(fourth, binary, work, "fourth")
         assert old_active not in ring4 and sorted(ring4.values()) == ["active", "next"], ring4
+
+        fifth = run_rotation(container, binary, work, fourth, "a key leaked", {"EMERGENCY": "key-leaked"})
+        ring5 = ring_of(fifth, binary, work, "fifth")
+        assert not set(ring5) & set(ring4) and sorted(ring5.values()) == ["active", "next"], (ring4, ring5)
         Path(os.environ.get("KEY_ROTATION_SECRET_OUT", work / "unused.json")).write_text(json.dumps(third))
-    print("key rotation: creates, leaves alone when not due, rotates when due, prunes when expired; every Secret it writes is a valid ring")
+    print("key rotation: creates, leaves alone when not due, rotates when due, prunes when expired, replaces every key after a leak; every Secret it writes is a valid ring")
     return 0
 
 
