@@ -4,7 +4,8 @@ signed in with `issuer dev token --curl` (README, "Try it without Apple"). Check
 verifier accepts the access token, and refuses the ID token, another audience or issuer, a
 forged signature and `alg: none`; that after a forced key rotation (the next key was already
 published) it verifies a token from the new key without refetching; and that after revocation
-the token still verifies offline while /userinfo refuses it, as the page says. Also checks that
+the token still verifies offline while /userinfo refuses it, as the page says. On the way, it
+checks what deploy/ assumes of a live server's management port and metrics. Also checks that
 the page's Swift verifier is, character for character, the one the Swift test runs.
 
 usage: resource_server_snippet.py ISSUER_BINARY
@@ -85,6 +86,27 @@ def b64(data: dict) -> str:
     return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
 
 
+def check_management_port(url: str, ops: str) -> None:
+    """What deploy/ assumes of a live server: /readyz and /metrics on the management port only
+    (probes, ServiceMonitor, a public Service without /metrics), and the labels the alert rules
+    select on (route="/readyz" with its status, tokens by grant, the pool gauges)."""
+    for path in ("/metrics", "/readyz", "/healthz"):
+        try:
+            urllib.request.urlopen(f"{url}{path}", timeout=5)
+            raise SystemExit(f"the public port serves {path} although ISSUER_OPS_PORT is set")
+        except urllib.error.HTTPError as error:
+            assert error.code == 404, (path, error.code)
+    with urllib.request.urlopen(f"{ops}/metrics", timeout=5) as answer:
+        metrics = answer.read().decode()
+    for pattern in (r'issuer_http_requests_total\{[^}]*route="/readyz"[^}]*status="200"',
+                    r'issuer_http_requests_total\{[^}]*route="/oauth2/token"',
+                    r'issuer_http_request_duration_seconds_bucket\{', r'issuer_tokens_issued_total\{grant="apple_exchange"\}',
+                    r"issuer_db_pool_size_connections ", r"issuer_db_pool_in_use_connections ", r"issuer_db_pool_waiting_requests ",
+                    r'issuer_jwks_fetches_total\{provider="apple"\}'):
+        assert re.search(pattern, metrics), f"/metrics has no {pattern}:\n{metrics}"
+    print("management port: /healthz, /readyz, /metrics only there; the series the alerts select are exported as they expect")
+
+
 def check_swift_snippet() -> None:
     test = SWIFT_TEST.read_text()
     match = re.search(r"// tested-snippet:begin\n(.*?)// tested-snippet:end\n", test, re.S)
@@ -100,16 +122,16 @@ def main() -> int:
     scratch.chmod(0o755)  # run as root, the embedded cluster's postgres user must reach it
     processes: list[subprocess.Popen] = []
     try:
-        apple_port, port = free_port(), free_port()
-        url = f"http://127.0.0.1:{port}"
+        apple_port, port, ops_port = free_port(), free_port(), free_port()
+        url, ops = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{ops_port}"
         base_env = {"PATH": os.environ["PATH"], "HOME": str(scratch)}
         log = open(scratch / "issuer.log", "w")
         processes.append(subprocess.Popen([binary, "dev", "apple", "--port", str(apple_port)], cwd=scratch, env=base_env, stdout=log, stderr=log))
         wait_for(f"http://127.0.0.1:{apple_port}/auth/keys")
-        server_env = dict(base_env, ISSUER_PORT=str(port), ISSUER_URL=url, ISSUER_KEYS_RELOAD_SECONDS="1",
+        server_env = dict(base_env, ISSUER_PORT=str(port), ISSUER_OPS_PORT=str(ops_port), ISSUER_URL=url, ISSUER_KEYS_RELOAD_SECONDS="1",
                           ISSUER_APPLE_JWKS_URL=f"http://127.0.0.1:{apple_port}/auth/keys", ISSUER_APPLE_CLIENT_IDS="dev.issuer.local")
         processes.append(subprocess.Popen([binary, "serve"], cwd=scratch, env=server_env, stdout=log, stderr=log))
-        wait_for(f"{url}/readyz")
+        wait_for(f"{ops}/readyz")
 
         def sign_in(subject: str) -> dict:
             curl = subprocess.run([binary, "dev", "token", "--sub", subject, "--issuer-url", url, "--curl"],
@@ -153,6 +175,8 @@ def main() -> int:
         status, _ = post(f"{url}/oauth2/token", {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"], "client_id": "clanboards-mobile"})
         assert status == 400, status
         print("resource servers: after revocation the token still verifies offline, /userinfo answers 401, the refresh token is dead")
+
+        check_management_port(url, ops)
         return 0
     except BaseException:
         print((scratch / "issuer.log").read_text() if (scratch / "issuer.log").exists() else "", file=sys.stderr)
