@@ -74,7 +74,10 @@ struct AppleCustodyTests {
                 rig.fixture.clock.advance(by: AppleTokenCustody.codeLifetime + 1)
                 #expect(try await AppleTestRig.eventually { try await rig.fixture.count("apple_code_redemptions") == 0 })
                 #expect(try await rig.fixture.count("apple_tokens") == 0)
-                #expect(AppleTestRig.metric(rig.fixture.metrics, #"issuer_apple_code_redemptions_total{outcome="expired"}"#) == 1)
+                // Counted just after the row's deletion commits, so waited for in its turn.
+                #expect(try await AppleTestRig.eventually {
+                    AppleTestRig.metric(rig.fixture.metrics, #"issuer_apple_code_redemptions_total{outcome="expired"}"#) == 1
+                })
 
                 rig.apple.mode = .up
                 let refused = try await AppleTestRig.signIn(client, rig.fixture, subject: "custody.refused", code: "not-a-code-apple-issued")
