@@ -140,7 +140,10 @@ public struct HostedSignIn: Sendable {
             "provider": "\(identity.provider)", "sub": "\(outcome.signIn.user.subject)", "sid": "\(outcome.signIn.sessionID)",
             "client_id": "\(client.clientID)", "flow": "hosted",
         ])
-        if let appleCode = form["code"], let onAppleCode {
+        // Apple's code is bounded as the native exchange bounds it; an odd one is not worth a
+        // failed sign-in, only not worth sending to Apple.
+        if let appleCode = form["code"], appleCode.utf8.count <= AppleTokenCustody.maximumCodeLength,
+           !appleCode.containsControlCharacters, let onAppleCode {
             await onAppleCode(appleCode, apple.servicesID, outcome.signIn.user.id, logger)
         }
         return .redirect(RedirectURI.adding([("code", outcome.code.value), ("state", request.state)], to: request.redirectURI))
