@@ -23,25 +23,12 @@ struct ConfigCheckCommand: ParsableCommand {
         print("key ring: \(ring)")
     }
 
-    /// SPEC §5, §8, as `serve` applies them: an invalid ring stops it; an empty one is created on
-    /// the embedded default and stops it with an external database.
+    /// SPEC §5, §8: the ring as `serve` would find it.
     private func checkKeyRing(_ configuration: Configuration) throws -> String {
-        let store = KeyRingStore(directory: configuration.keysDirectory)
-        let ring: KeyRing
-        do {
-            ring = try store.load()
-        } catch {
-            FileHandle.standardError.write(Data("issuer: the key ring in \(store.directory.path) is invalid: \(error)\n".utf8))
-            throw ExitCode(1)
+        let ring = try KeyRingPreflight.check(configuration)
+        guard let active = ring.active else {
+            return "empty; `issuer serve` creates it on the embedded database"
         }
-        if let active = ring.active {
-            return "\(ring.keys.count) keys, active \(active.kid)"
-        }
-        guard configuration.databaseURL == nil else {
-            FileHandle.standardError.write(Data(
-                "issuer: the key ring in \(store.directory.path) is empty; create it with `issuer keys init`\n".utf8))
-            throw ExitCode(1)
-        }
-        return "empty; `issuer serve` creates it on the embedded database"
+        return "\(ring.keys.count) keys, active \(active.kid)"
     }
 }

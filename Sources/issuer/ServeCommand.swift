@@ -52,20 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// (production) an empty or invalid ring stops the server, because keys are an operator's
     /// decision, made once with `issuer keys init` and shared by every process.
     private func prepareKeyRing(_ configuration: Configuration, logger: Logger) throws {
+        guard try KeyRingPreflight.check(configuration).isEmpty else { return }
         let store = KeyRingStore(directory: configuration.keysDirectory)
-        let ring: KeyRing
-        do {
-            ring = try store.load()
-        } catch {
-            FileHandle.standardError.write(Data("issuer: the key ring in \(store.directory.path) is invalid: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
-        guard ring.isEmpty else { return }
-        guard configuration.databaseURL == nil else {
-            FileHandle.standardError.write(Data(
-                "issuer: the key ring in \(store.directory.path) is empty; create it with `issuer keys init`\n".utf8))
-            throw ExitCode(1)
-        }
         let result = try KeyRotation(store: store, policy: KeyRotationPolicy(configuration: configuration)).initialize()
         logger.info("created the development key ring", metadata: ["directory": "\(store.directory.path)", "result": "\(result.message)"])
     }

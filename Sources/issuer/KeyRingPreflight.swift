@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import IssuerCore
+
+/// The key ring rule `issuer serve` applies before it starts (SPEC §5, §8), shared with
+/// `issuer config check` so that the check refuses exactly what serving would: an invalid ring
+/// stops both; an empty one is created on the embedded default and refused with an external
+/// database, where keys are an operator's decision (`issuer keys init`).
+enum KeyRingPreflight {
+    /// The ring as it is on disk; exits 1 with one line on stderr when serving could not start.
+    static func check(_ configuration: Configuration) throws -> KeyRing {
+        let store = KeyRingStore(directory: configuration.keysDirectory)
+        let ring: KeyRing
+        do {
+            ring = try store.load()
+        } catch {
+            FileHandle.standardError.write(Data("issuer: the key ring in \(store.directory.path) is invalid: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        if ring.isEmpty, configuration.databaseURL != nil {
+            FileHandle.standardError.write(Data(
+                "issuer: the key ring in \(store.directory.path) is empty; create it with `issuer keys init`\n".utf8))
+            throw ExitCode(1)
+        }
+        return ring
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// SPEC §2 `ISSUER_OPS_PORT`, §3.9, through the real binary: two listeners in one process that
+/// start and stop together.
+@Suite("issuer serve with a management port, end to end")
+struct ManagementPortServeTests {
+    @Test("--ops-port serves /healthz, /readyz and /metrics there only; SIGTERM stops both listeners and exits 0")
+    func serveWithOpsPort() async throws {
+        let database = try await TestCluster.freshDatabase()
+        let port = ServeCommandTests.freePort()
+        var opsPort = ServeCommandTests.freePort()
+        while opsPort == port { opsPort = ServeCommandTests.freePort() }
+        let server = try ChildProcess(
+            executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(port)", "--ops-port", "\(opsPort)"],
+            environment: ServeCommandTests.cleanEnvironment.merging([
+                "ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": try TestKeyRing.make().path,
+            ]) { _, new in new },
+            directory: FileManager.default.temporaryDirectory)
+        defer { server.kill() }
+
+        var ready = false
+        for _ in 0..<600 where !ready {
+            ready = await TestHTTP.status(port: opsPort, path: "/readyz") == 200
+            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(ready, "never became ready: \(server.output)")
+        for path in ["/healthz", "/readyz", "/metrics"] {
+            #expect(await TestHTTP.status(port: opsPort, path: path) == 200, "\(path) on the management port")
+            #expect(await TestHTTP.status(port: port, path: path) == 404, "\(path) on the main port")
+        }
+        #expect(await TestHTTP.status(port: port, path: "/oauth2/jwks.json") == 200)
+        #expect(await TestHTTP.status(port: opsPort, path: "/oauth2/jwks.json") == 404)
+
+        server.signal(SIGTERM)
+        #expect(await server.waitForExit(timeout: .seconds(60)) == 0, "output: \(server.output)")
+        #expect(await TestHTTP.status(port: opsPort, path: "/healthz") == nil, "the management listener is closed")
+    }
+}
