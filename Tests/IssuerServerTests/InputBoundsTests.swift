@@ -93,3 +93,32 @@ struct InputBoundsTests {
         await fixture.close()
     }
 }
+
+/// SPEC §2 `apple_audiences`: a client limited to some bundle IDs refuses Apple tokens for others.
+@Suite("A client's apple_audiences in the native exchange (SPEC §2)")
+struct AppleAudienceBindingTests {
+    @Test("a token for a bundle ID outside the client's apple_audiences is invalid_grant; one inside is accepted")
+    func bound() async throws {
+        let file = TestDirectories.make("clients.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try #"[{"client_id":"limited","redirect_uris":["limited://cb"],"scopes":["openid"],"apple_audiences":["com.example.other"]}]"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        let fixture = try await IssuerTestFixture(environment: [
+            "ISSUER_CLIENTS_FILE": file.path, "ISSUER_APPLE_CLIENT_IDS": "\(IssuerTestFixture.bundleID),com.example.other",
+        ])
+        try await fixture.test { client in
+            let refused = try await client.postJSON("/auth/apple/exchange", [
+                "id_token": try fixture.apple.identityToken(audience: IssuerTestFixture.bundleID), "client_id": "limited",
+                "scope": "openid",
+            ])
+            #expect(refused.status == .badRequest)
+            #expect(refused.json["error"] as? String == "invalid_grant")
+            let accepted = try await client.postJSON("/auth/apple/exchange", [
+                "id_token": try fixture.apple.identityToken(audience: "com.example.other"), "client_id": "limited",
+                "scope": "openid",
+            ])
+            #expect(accepted.status == .ok)
+        }
+        await fixture.close()
+    }
+}

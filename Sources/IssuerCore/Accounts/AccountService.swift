@@ -18,15 +18,8 @@ public struct AccountService: Sendable {
 
     /// Deletes the token's user; `invalid_token` for any token or session problem (RFC 6750 §3.1).
     public func deleteAccount(accessToken: String, logger: Logger) async throws(OAuthError) {
-        let claims: AccessTokenClaims
-        do {
-            claims = try verifier.verify(accessToken, ring: ring())
-        } catch {
-            throw OAuthError(.invalidToken, "The access token is invalid.", debug: "\(error)")
-        }
-        guard let sessionID = UUID(uuidString: claims.sessionID), let userID = UUID(uuidString: claims.subject) else {
-            throw OAuthError(.invalidToken, "The access token is invalid.", debug: "sid or sub is not a UUID")
-        }
+        let bearer = try verifier.bearer(accessToken, ring: ring())
+        let (userID, sessionID) = (bearer.userID, bearer.sessionID)
         let outcome: AccountDeletion.Outcome?
         do {
             outcome = try await deletion.delete(userID: userID, sessionID: sessionID, reason: .userRequest, logger: logger)

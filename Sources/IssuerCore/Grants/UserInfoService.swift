@@ -26,15 +26,8 @@ public struct UserInfoService: Sendable {
 
     /// The claims as a JSON-ready dictionary; `invalid_token` for any token or session problem.
     public func claims(accessToken: String) async throws(OAuthError) -> [String: UserInfoValue] {
-        let claims: AccessTokenClaims
-        do {
-            claims = try verifier.verify(accessToken, ring: ring())
-        } catch {
-            throw OAuthError(.invalidToken, "The access token is invalid.", debug: "\(error)")
-        }
-        guard let sessionID = UUID(uuidString: claims.sessionID), let userID = UUID(uuidString: claims.subject) else {
-            throw OAuthError(.invalidToken, "The access token is invalid.", debug: "sid or sub is not a UUID")
-        }
+        let bearer = try verifier.bearer(accessToken, ring: ring())
+        let (claims, userID, sessionID) = (bearer.claims, bearer.userID, bearer.sessionID)
         let row: PostgresRow?
         do {
             row = try await pool.query(Self.statement, [sessionID, userID, clock.now]).single
