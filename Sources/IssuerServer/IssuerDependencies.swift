@@ -17,7 +17,7 @@ public struct IssuerDependencies: Sendable {
     /// Where SPEC §3.9's metrics are recorded; one per application.
     public var metrics: ServerMetrics
     /// The time source of every expiry check; tests inject a fake one.
-    public var clock: any IssuerCore.Clock
+    public var clock: any WallClock
     /// How provider JWK Sets are fetched: over HTTP in production.
     public var jwksFetcher: any JWKSFetcher
     /// SPEC §2's server secret, loaded (or created) once at start: `ServerSecret.load`.
@@ -34,7 +34,7 @@ public struct IssuerDependencies: Sendable {
     /// A nil `jwksFetcher` fetches over HTTP under SPEC §7's rules (`RemoteFetch`).
     public init(
         configuration: Configuration, pool: ConnectionPool, logger: Logger, serverSecret: ServerSecret,
-        metrics: ServerMetrics = ServerMetrics(), clock: any IssuerCore.Clock = SystemClock(),
+        metrics: ServerMetrics = ServerMetrics(), clock: any WallClock = SystemClock(),
         jwksFetcher: (any JWKSFetcher)? = nil
     ) {
         self.configuration = configuration

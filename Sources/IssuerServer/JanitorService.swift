@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// their batches skip each other's locked rows.
 struct JanitorService: Service {
     let janitor: SessionJanitor
-    let clock: any IssuerCore.Clock
+    let clock: any WallClock
     let logger: Logger
     var interval: Duration = .seconds(60)
 

@@ -15,7 +15,7 @@ public final class FakeAppleKeys: Sendable {
     private let now: @Sendable () -> Date
 
     /// Starts with one key. Keys are expensive to make, so tests share these where they can.
-    public init(clock: (any IssuerCore.Clock)? = nil) throws {
+    public init(clock: (any WallClock)? = nil) throws {
         if let clock {
             now = { clock.now }
         } else {

@@ -2,12 +2,12 @@ import Foundation
 import IssuerCore
 import Synchronization
 
-/// A `Clock` that only moves when told to, for tests of time rules (SPEC §5 rotation and prune
+/// A `WallClock` that only moves when told to, for tests of time rules (SPEC §5 rotation and prune
 /// timing, token expiry) in every test target.
 ///
 /// A class behind a `Mutex` so that one instance can be shared by the code under test and the test
 /// that advances it, across tasks and threads.
-public final class ManualClock: IssuerCore.Clock {
+public final class ManualClock: WallClock {
     private let current: Mutex<Date>
 
     /// Starts at `start`; the default is a fixed, whole-second instant so runs are reproducible (SPEC §5 timing, RFC 7519 §4.1.4 expiry).

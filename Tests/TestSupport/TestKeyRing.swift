@@ -4,7 +4,7 @@ import IssuerCore
 /// Signing key rings for tests: a real ring on disk, made the way `issuer keys init` makes it.
 public enum TestKeyRing {
     /// A new directory holding an initialized ring (an active and a next key).
-    public static func make(clock: any IssuerCore.Clock = SystemClock()) throws -> URL {
+    public static func make(clock: any WallClock = SystemClock()) throws -> URL {
         let directory = TestDirectories.make("keys")
         let rotation = KeyRotation(
             store: KeyRingStore(directory: directory),

@@ -32,14 +32,14 @@ public struct AccountDeletion: Sendable {
     }
 
     private let pool: ConnectionPool
-    private let clock: any Clock
+    private let clock: any WallClock
     private let revocations: AppleRevocationQueue
     private let events: any AccountEvents
     private let immediateTimeout: Duration
 
     /// - Parameter immediateTimeout: SPEC §3.8: the answer waits on Apple for about 2 seconds at most.
     public init(
-        pool: ConnectionPool, clock: any Clock, revocations: AppleRevocationQueue, events: any AccountEvents,
+        pool: ConnectionPool, clock: any WallClock, revocations: AppleRevocationQueue, events: any AccountEvents,
         immediateTimeout: Duration = .seconds(2)
     ) {
         self.pool = pool

@@ -20,13 +20,13 @@ public struct AppleNotifications: Sendable {
     private let verifier: IdentityTokenVerifier
     private let audiences: Set<String>
     private let pool: ConnectionPool
-    private let clock: any Clock
+    private let clock: any WallClock
     private let events: any AccountEvents
 
     /// - Parameters:
     ///   - verifier: the very verifier (and so JWKS cache) of the native exchange.
     ///   - audiences: `ISSUER_APPLE_CLIENT_IDS` and `ISSUER_APPLE_SERVICES_ID`.
-    public init(verifier: IdentityTokenVerifier, audiences: Set<String>, pool: ConnectionPool, clock: any Clock, events: any AccountEvents) {
+    public init(verifier: IdentityTokenVerifier, audiences: Set<String>, pool: ConnectionPool, clock: any WallClock, events: any AccountEvents) {
         self.verifier = verifier
         self.audiences = audiences
         self.pool = pool

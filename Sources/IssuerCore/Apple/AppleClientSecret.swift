@@ -22,11 +22,11 @@ public final class AppleClientSecret: Sendable {
     private let teamID: String
     private let keyID: String
     private let key: AppleSigningKey
-    private let clock: any Clock
+    private let clock: any WallClock
     private let cache = Mutex<[String: (secret: String, expiresAt: Date)]>([:])
 
     /// - Parameter credentials: `ISSUER_APPLE_TEAM_ID`, `_KEY_ID` and the `.p8` key, read at start.
-    public init(teamID: String, keyID: String, key: AppleSigningKey, clock: any Clock) {
+    public init(teamID: String, keyID: String, key: AppleSigningKey, clock: any WallClock) {
         self.teamID = teamID
         self.keyID = keyID
         self.key = key

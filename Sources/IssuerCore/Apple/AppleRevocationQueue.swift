@@ -55,12 +55,12 @@ public struct AppleRevocationQueue: Sendable {
     private let pool: ConnectionPool
     private let vault: AppleTokenVault
     private let api: AppleTokenAPI?
-    private let clock: any Clock
+    private let clock: any WallClock
     private let events: any AccountEvents
 
     /// - Parameter api: Apple's endpoints; nil without Apple developer credentials, when queued
     ///   rows wait until a process that has them picks them up.
-    public init(pool: ConnectionPool, vault: AppleTokenVault, api: AppleTokenAPI?, clock: any Clock, events: any AccountEvents) {
+    public init(pool: ConnectionPool, vault: AppleTokenVault, api: AppleTokenAPI?, clock: any WallClock, events: any AccountEvents) {
         self.pool = pool
         self.vault = vault
         self.api = api

@@ -30,14 +30,14 @@ public struct AppleTokenCustody: Sendable {
     private let vault: AppleTokenVault
     private let api: AppleTokenAPI?
     private let revocations: AppleRevocationQueue
-    private let clock: any Clock
+    private let clock: any WallClock
     private let events: any AccountEvents
     /// How long the sign-in waits on Apple.
     private let immediateTimeout: Duration
 
     /// - Parameter api: nil without Apple developer credentials: codes are then not redeemed.
     public init(
-        pool: ConnectionPool, vault: AppleTokenVault, api: AppleTokenAPI?, revocations: AppleRevocationQueue, clock: any Clock,
+        pool: ConnectionPool, vault: AppleTokenVault, api: AppleTokenAPI?, revocations: AppleRevocationQueue, clock: any WallClock,
         events: any AccountEvents, immediateTimeout: Duration = .seconds(2)
     ) {
         self.pool = pool

@@ -44,12 +44,12 @@ public struct AuthorizationStateSealer: Sendable {
     }
 
     private let key: [UInt8]
-    private let clock: any Clock
+    private let clock: any WallClock
     /// States longer than this are refused unread (a browser form field; ours are ~400 bytes).
     public static let maximumLength = 4096
 
     /// - Parameter secret: the server secret; the key is its `hosted-flow-state` subkey.
-    public init(secret: ServerSecret, clock: any Clock) {
+    public init(secret: ServerSecret, clock: any WallClock) {
         self.key = secret.key(for: "hosted-flow-state").withUnsafeBytes { Array($0) }
         self.clock = clock
     }

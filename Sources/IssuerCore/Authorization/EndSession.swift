@@ -40,14 +40,14 @@ public struct EndSession: Sendable {
     private let clients: ClientRegistry
     private let ring: @Sendable () -> KeyRing
     private let revocation: SessionRevocation
-    private let clock: any Clock
+    private let clock: any WallClock
 
     /// - Parameters:
     ///   - issuer: `ISSUER_URL`, the `iss` a hint must carry.
     ///   - ring: the current key ring; a hint must be signed by one of its published keys.
     public init(
         issuer: String, clients: ClientRegistry, ring: @escaping @Sendable () -> KeyRing, revocation: SessionRevocation,
-        clock: any Clock
+        clock: any WallClock
     ) {
         self.issuer = issuer
         self.clients = clients

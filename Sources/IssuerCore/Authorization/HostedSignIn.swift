@@ -42,13 +42,13 @@ public struct HostedSignIn: Sendable {
     private let sealer: AuthorizationStateSealer
     private let verifier: IdentityTokenVerifier
     private let store: SignInStore
-    private let clock: any Clock
+    private let clock: any WallClock
     private let onAppleCode: AppleCodeHandler?
 
     /// - Parameter apple: nil when `ISSUER_APPLE_SERVICES_ID` is unset: both steps answer 503.
     public init(
         apple: Apple?, clients: ClientRegistry, sealer: AuthorizationStateSealer, verifier: IdentityTokenVerifier,
-        store: SignInStore, clock: any Clock, onAppleCode: AppleCodeHandler? = nil
+        store: SignInStore, clock: any WallClock, onAppleCode: AppleCodeHandler? = nil
     ) {
         self.apple = apple
         self.clients = clients

@@ -13,10 +13,10 @@ public struct IdentityTokenVerifier: Sendable {
     /// Whose tokens are accepted: its `iss`, and its keys through the cache.
     public let provider: IdentityProvider
     private let keys: RemoteJWKSCache
-    private let clock: any Clock
+    private let clock: any WallClock
 
     /// - Parameter keys: the cache of `provider`'s JWK Set.
-    public init(provider: IdentityProvider, keys: RemoteJWKSCache, clock: any Clock) {
+    public init(provider: IdentityProvider, keys: RemoteJWKSCache, clock: any WallClock) {
         self.provider = provider
         self.keys = keys
         self.clock = clock

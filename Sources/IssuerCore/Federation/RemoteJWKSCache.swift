@@ -20,7 +20,7 @@ public actor RemoteJWKSCache {
     public nonisolated let url: URL
     private let fetcher: any JWKSFetcher
     private let policy: RemoteJWKSPolicy
-    private let clock: any Clock
+    private let clock: any WallClock
     private let logger: Logger
     private let onFetch: @Sendable (_ succeeded: Bool) -> Void
 
@@ -30,7 +30,7 @@ public actor RemoteJWKSCache {
 
     /// - Parameter onFetch: told of every fetch and whether it succeeded (for metrics).
     public init(
-        url: URL, fetcher: any JWKSFetcher, policy: RemoteJWKSPolicy = RemoteJWKSPolicy(), clock: any Clock,
+        url: URL, fetcher: any JWKSFetcher, policy: RemoteJWKSPolicy = RemoteJWKSPolicy(), clock: any WallClock,
         logger: Logger = Logger(label: "issuer.jwks"), onFetch: @escaping @Sendable (_ succeeded: Bool) -> Void = { _ in }
     ) {
         self.url = url

@@ -29,11 +29,11 @@ public struct AuthorizationCodeGrant: Sendable {
     private let store: AuthorizationCodeStore
     private let clients: ClientRegistry
     private let issuer: TokenIssuer
-    private let clock: any Clock
+    private let clock: any WallClock
     private let refreshTokenTTL: TimeInterval
 
     /// - Parameter refreshTokenTTL: `ISSUER_REFRESH_TOKEN_TTL` seconds.
-    public init(store: AuthorizationCodeStore, clients: ClientRegistry, issuer: TokenIssuer, clock: any Clock, refreshTokenTTL: Int) {
+    public init(store: AuthorizationCodeStore, clients: ClientRegistry, issuer: TokenIssuer, clock: any WallClock, refreshTokenTTL: Int) {
         self.store = store
         self.clients = clients
         self.issuer = issuer

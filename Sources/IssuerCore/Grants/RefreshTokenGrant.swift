@@ -31,7 +31,7 @@ public struct RefreshTokenGrant: Sendable {
     private let clients: ClientRegistry
     private let successorKey: [UInt8]
     private let issuer: TokenIssuer
-    private let clock: any Clock
+    private let clock: any WallClock
     private let refreshTokenTTL: TimeInterval
     private let grace: TimeInterval
     private let onReuse: @Sendable () -> Void
@@ -41,7 +41,7 @@ public struct RefreshTokenGrant: Sendable {
     ///   - onReuse: told of every detected reuse (for metrics).
     public init(
         store: RefreshRotationStore, revocation: SessionRevocation, clients: ClientRegistry, secret: ServerSecret,
-        issuer: TokenIssuer, clock: any Clock, refreshTokenTTL: Int, grace: Int,
+        issuer: TokenIssuer, clock: any WallClock, refreshTokenTTL: Int, grace: Int,
         onReuse: @escaping @Sendable () -> Void = {}
     ) {
         self.store = store

@@ -13,14 +13,14 @@ public struct KeyRotation: Sendable {
     /// The SPEC §5 timing.
     public let policy: KeyRotationPolicy
     /// Where "now" comes from (SPEC §5).
-    public let clock: any Clock
+    public let clock: any WallClock
     /// Makes a new RSA key of the given size; injectable like the clock, because generation is the
     /// slow part of every operation and tests that rotate hundreds of times can reuse keys (SPEC §5).
     public let generateKey: @Sendable (_ bits: Int) throws -> RSAPrivateKey
 
     /// An operator of the ring in `store` under `policy` (SPEC §5); new keys come from `generateKey`.
     public init(
-        store: KeyRingStore, policy: KeyRotationPolicy, clock: any Clock = SystemClock(),
+        store: KeyRingStore, policy: KeyRotationPolicy, clock: any WallClock = SystemClock(),
         generateKey: @escaping @Sendable (_ bits: Int) throws -> RSAPrivateKey = { try RSAPrivateKey.generate(bits: $0) }
     ) {
         self.store = store

@@ -24,13 +24,13 @@ public final class RateLimiter: Sendable {
     }
 
     private let limit: RateLimit
-    private let clock: any Clock
+    private let clock: any WallClock
     private let generations = Mutex(Generations())
     private let generationSize: Int
 
     /// - Parameter maximumClients: how many clients are tracked at most (two generations of half
     ///   that each).
-    public init(limit: RateLimit, clock: any Clock, maximumClients: Int = 100_000) {
+    public init(limit: RateLimit, clock: any WallClock, maximumClients: Int = 100_000) {
         self.limit = limit
         self.clock = clock
         self.generationSize = max(1, maximumClients / 2)

@@ -11,12 +11,12 @@ import Postgres
 /// deferred to allow that order).
 public struct SignInStore: Sendable {
     private let pool: ConnectionPool
-    private let clock: any Clock
+    private let clock: any WallClock
     private let refreshTokenTTL: TimeInterval
     private let sessionMaxAge: TimeInterval
 
     /// TTLs in seconds: `ISSUER_REFRESH_TOKEN_TTL` and `ISSUER_SESSION_MAX_AGE` (SPEC §2).
-    public init(pool: ConnectionPool, clock: any Clock, refreshTokenTTL: Int, sessionMaxAge: Int) {
+    public init(pool: ConnectionPool, clock: any WallClock, refreshTokenTTL: Int, sessionMaxAge: Int) {
         self.pool = pool
         self.clock = clock
         self.refreshTokenTTL = TimeInterval(refreshTokenTTL)

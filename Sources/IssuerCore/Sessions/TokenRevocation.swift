@@ -10,12 +10,12 @@ public struct TokenRevocation: Sendable {
     private let clients: ClientRegistry
     private let verifier: AccessTokenVerifier
     private let ring: @Sendable () -> KeyRing
-    private let clock: any Clock
+    private let clock: any WallClock
 
     /// - Parameter ring: the current key ring, against which presented access tokens are verified.
     public init(
         revocation: SessionRevocation, clients: ClientRegistry, verifier: AccessTokenVerifier,
-        ring: @escaping @Sendable () -> KeyRing, clock: any Clock
+        ring: @escaping @Sendable () -> KeyRing, clock: any WallClock
     ) {
         self.revocation = revocation
         self.clients = clients

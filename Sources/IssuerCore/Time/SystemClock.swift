@@ -1,7 +1,7 @@
 import Foundation
 
-/// The real wall clock (see ``Clock``), used by the server and the CLI (SPEC §5, RFC 7519 §4.1.4).
-public struct SystemClock: Clock {
+/// The real wall clock (see ``WallClock``), used by the server and the CLI (SPEC §5, RFC 7519 §4.1.4).
+public struct SystemClock: WallClock {
     /// Creates the wall clock (SPEC §5, RFC 7519 §4.1.4).
     public init() {}
 

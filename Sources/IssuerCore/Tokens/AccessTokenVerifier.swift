@@ -13,12 +13,12 @@ public struct AccessTokenVerifier: Sendable {
     /// The expected `aud`: `ISSUER_AUDIENCE` (RFC 9068 §4).
     public let audience: String
     /// Where "now" comes from for `exp` (RFC 9068 §4).
-    public let clock: any Clock
+    public let clock: any WallClock
     /// Longest token accepted before parsing; SPEC §7 bounds tokens at 16 KiB.
     public let maxLength: Int
 
     /// A verifier from explicit settings (SPEC §2).
-    public init(issuer: String, audience: String, clock: any Clock = SystemClock(), maxLength: Int = 16 * 1024) {
+    public init(issuer: String, audience: String, clock: any WallClock = SystemClock(), maxLength: Int = 16 * 1024) {
         self.issuer = issuer
         self.audience = audience
         self.clock = clock
@@ -26,7 +26,7 @@ public struct AccessTokenVerifier: Sendable {
     }
 
     /// A verifier from the configuration (SPEC §2: `ISSUER_URL`, `ISSUER_AUDIENCE`).
-    public init(configuration: Configuration, clock: any Clock = SystemClock()) {
+    public init(configuration: Configuration, clock: any WallClock = SystemClock()) {
         self.init(issuer: configuration.issuerURL.absoluteString, audience: configuration.audience, clock: clock)
     }
 

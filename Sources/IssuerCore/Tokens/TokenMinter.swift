@@ -18,10 +18,10 @@ public struct TokenMinter: Sendable {
     /// `ISSUER_ID_TOKEN_TTL`, seconds (SPEC §2, RFC 7519 §4.1.6).
     public let idTokenTTL: Int
     /// Where `iat` comes from (SPEC §2, RFC 7519 §4.1.6).
-    public let clock: any Clock
+    public let clock: any WallClock
 
     /// A minter from explicit settings (SPEC §2).
-    public init(issuer: String, audience: String, accessTokenTTL: Int, idTokenTTL: Int, clock: any Clock = SystemClock()) {
+    public init(issuer: String, audience: String, accessTokenTTL: Int, idTokenTTL: Int, clock: any WallClock = SystemClock()) {
         self.issuer = issuer
         self.audience = audience
         self.accessTokenTTL = accessTokenTTL
@@ -30,7 +30,7 @@ public struct TokenMinter: Sendable {
     }
 
     /// A minter from the configuration (SPEC §2: `ISSUER_URL`, `ISSUER_AUDIENCE`, the TTLs).
-    public init(configuration: Configuration, clock: any Clock = SystemClock()) {
+    public init(configuration: Configuration, clock: any WallClock = SystemClock()) {
         self.init(
             issuer: configuration.issuerURL.absoluteString, audience: configuration.audience,
             accessTokenTTL: configuration.accessTokenTTL, idTokenTTL: configuration.idTokenTTL, clock: clock)

@@ -8,10 +8,10 @@ public struct UserInfoService: Sendable {
     private let pool: ConnectionPool
     private let verifier: AccessTokenVerifier
     private let ring: @Sendable () -> KeyRing
-    private let clock: any Clock
+    private let clock: any WallClock
 
     /// - Parameter ring: the current key ring, against which access tokens are verified.
-    public init(pool: ConnectionPool, verifier: AccessTokenVerifier, ring: @escaping @Sendable () -> KeyRing, clock: any Clock) {
+    public init(pool: ConnectionPool, verifier: AccessTokenVerifier, ring: @escaping @Sendable () -> KeyRing, clock: any WallClock) {
         self.pool = pool
         self.verifier = verifier
         self.ring = ring

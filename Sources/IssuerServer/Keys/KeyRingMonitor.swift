@@ -19,7 +19,7 @@ import Synchronization
 /// reload; signing happens outside any lock.
 final class KeyRingMonitor: Sendable {
     private let store: KeyRingStore
-    private let clock: any IssuerCore.Clock
+    private let clock: any WallClock
     private let logger: Logger
     private let signerTiming: SignerTiming?
     private let state: Mutex<PublishedKeys>
@@ -27,7 +27,7 @@ final class KeyRingMonitor: Sendable {
     private let lastStateFile = Mutex<Data?>(nil)
 
     /// `signerTiming`: this server's token lifetime and reload interval, recorded in the ring; `nil` records nothing.
-    init(store: KeyRingStore, clock: any IssuerCore.Clock, logger: Logger, signerTiming: SignerTiming? = nil) {
+    init(store: KeyRingStore, clock: any WallClock, logger: Logger, signerTiming: SignerTiming? = nil) {
         self.store = store
         self.clock = clock
         self.logger = logger
