@@ -44,8 +44,8 @@ public struct AuthorizationCodeStore: Sendable {
             SELECT $6, id, 0, $5, LEAST($7, expires_at) FROM session
             RETURNING session_id
         )
-        SELECT session.id, session.scope, session.nonce, session.auth_time, session.expires_at,
-               u.id, u.email, u.email_verified, u.given_name, u.family_name
+        SELECT session.id AS session_id, session.scope, session.nonce, session.auth_time, session.expires_at,
+               u.id AS user_id, u.email, u.email_verified, u.given_name, u.family_name
         FROM session JOIN token ON token.session_id = session.id JOIN users u ON u.id = session.user_id
         """
 
@@ -74,14 +74,12 @@ public struct AuthorizationCodeStore: Sendable {
         ]
         guard let row = try await pool.query(Self.redeemStatement, parameters).single else { return nil }
         return Redeemed(
-            sessionID: try row.decode(at: 0),
-            scopes: try row.decode(String.self, at: 1).split(separator: " ").map(String.init),
-            nonce: try row.decodeIfPresent(at: 2),
-            authTime: try row.decode(at: 3),
-            sessionExpiresAt: try row.decode(at: 4),
-            user: UserProfile(
-                id: try row.decode(at: 5), email: try row.decodeIfPresent(at: 6), emailVerified: try row.decodeIfPresent(at: 7),
-                givenName: try row.decodeIfPresent(at: 8), familyName: try row.decodeIfPresent(at: 9)))
+            sessionID: try row.decode(column: "session_id"),
+            scopes: try row.decode(String.self, column: "scope").split(separator: " ").map(String.init),
+            nonce: try row.decodeIfPresent(column: "nonce"),
+            authTime: try row.decode(column: "auth_time"),
+            sessionExpiresAt: try row.decode(column: "expires_at"),
+            user: try UserProfile(row: row))
     }
 
     /// Spends a code that failed redemption and revokes its session; answers whether a session

@@ -69,21 +69,19 @@ public struct SessionDirectory: Sendable {
     /// The user and its identities; nil when no user has that id.
     public func user(id: UUID) async throws -> UserDetails? {
         let rows = try await pool.query("""
-            SELECT u.email, u.email_verified, u.given_name, u.family_name, u.is_private_email, u.created_at,
+            SELECT u.id AS user_id, u.email, u.email_verified, u.given_name, u.family_name, u.is_private_email, u.created_at,
                    i.provider, i.subject, i.last_sign_in_at
             FROM users u LEFT JOIN identities i ON i.user_id = u.id
             WHERE u.id = $1 ORDER BY i.created_at
             """, [id]).rows
         guard let first = rows.first else { return nil }
-        let user = UserProfile(
-            id: id, email: try first.decodeIfPresent(at: 0), emailVerified: try first.decodeIfPresent(at: 1),
-            givenName: try first.decodeIfPresent(at: 2), familyName: try first.decodeIfPresent(at: 3))
         let identities = try rows.compactMap { row -> (String, String, Date)? in
-            guard let provider: String = try row.decodeIfPresent(at: 6) else { return nil }
-            return (provider, try row.decode(at: 7), try row.decode(at: 8))
+            guard let provider: String = try row.decodeIfPresent(column: "provider") else { return nil }
+            return (provider, try row.decode(column: "subject"), try row.decode(column: "last_sign_in_at"))
         }
         return UserDetails(
-            user: user, isPrivateEmail: try first.decodeIfPresent(at: 4), createdAt: try first.decode(at: 5),
+            user: try UserProfile(row: first), isPrivateEmail: try first.decodeIfPresent(column: "is_private_email"),
+            createdAt: try first.decode(column: "created_at"),
             identities: identities.map { (provider: $0.0, subject: $0.1, lastSignInAt: $0.2) })
     }
 }
