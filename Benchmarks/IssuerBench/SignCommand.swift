@@ -4,7 +4,7 @@ import IssuerCore
 import JOSE
 import Synchronization
 
-/// `issuer-bench sign`: RS256 signatures per second of `TokenMinter`, one access token (one
+/// `issuer-bench sign`: RS256 signatures per second of `TokenSigner`, one access token (one
 /// signature: the scope has no `openid`, so no ID token) per mint, on 1 and on 2 threads.
 ///
 /// Dedicated threads rather than tasks, so that "2" means two signers on two cores whatever else
@@ -13,7 +13,7 @@ import Synchronization
 struct SignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign",
-        abstract: "RS256 signs/s of TokenMinter with 1 and 2 concurrent threads.")
+        abstract: "RS256 signs/s of TokenSigner with 1 and 2 concurrent threads.")
 
     @Option(help: "Seconds per measurement.")
     var seconds: Double = 5
@@ -40,27 +40,27 @@ struct SignCommand: ParsableCommand {
             store: KeyRingStore(directory: directory),
             policy: KeyRotationPolicy(longestTokenLifetime: 3600, reloadInterval: 5)
         ).initialize().ring
-        let minter = TokenMinter(issuer: "http://127.0.0.1:8080", audience: "clanboards-mobile", accessTokenTTL: 3600, idTokenTTL: 3600)
-        let issuance = TokenIssuance(
+        let signer = TokenSigner(issuer: "http://127.0.0.1:8080", audience: "clanboards-mobile", accessTokenTTL: 3600, idTokenTTL: 3600)
+        let contents = TokenContents(
             subject: UUID().uuidString.lowercased(), clientID: "clanboards-mobile", scopes: ["email", "profile"],
             sessionID: UUID().uuidString.lowercased(), authTime: Date(), sessionExpiresAt: Date().addingTimeInterval(86_400),
             profile: .init(email: "bench@privaterelay.appleid.com", emailVerified: true, name: "Bench Mark"))
         let mint: @Sendable () -> Void = {
             // `try!`: a failure here is a broken benchmark, not a result to report.
-            _ = try! minter.mint(issuance, ring: ring)
+            _ = try! signer.sign(contents, ring: ring)
         }
         for _ in 0..<200 { mint() }  // warm caches and OpenSSL's lazy initialisation
-        print("TokenMinter, RS256 2048-bit, one signature per mint, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        print("TokenSigner, RS256 2048-bit, one signature per mint, \(ProcessInfo.processInfo.activeProcessorCount) cores")
         for count in threadCounts {
             let result = Self.measure(threads: count, seconds: seconds, work: mint)
             Self.report(result, threads: count)
             print(String(format: "RESULT mode=sign threads=%d rate=%.1f", count, Double(result.operations) / result.wall))
         }
         guard raw else { return }
-        // The same signature without the JWT around it: what TokenMinter adds (JSON, base64url,
+        // The same signature without the JWT around it: what TokenSigner adds (JSON, base64url,
         // the jti) is the difference between the two rates.
         let key = ring.active!.privateKey
-        let message = Array(try minter.mint(issuance, ring: ring).accessToken.split(separator: ".").prefix(2).joined(separator: ".").utf8)
+        let message = Array(try signer.sign(contents, ring: ring).accessToken.split(separator: ".").prefix(2).joined(separator: ".").utf8)
         let sign: @Sendable () -> Void = { _ = try! key.sign(message) }
         print("RSAPrivateKey.sign alone, same signing input")
         for count in threadCounts {
@@ -68,7 +68,7 @@ struct SignCommand: ParsableCommand {
         }
     }
 
-    @Flag(help: "Also measure RSAPrivateKey.sign alone, to see what TokenMinter adds.")
+    @Flag(help: "Also measure RSAPrivateKey.sign alone, to see what TokenSigner adds.")
     var raw = false
 
     static func report(_ result: Measurement, threads count: Int) {

@@ -27,7 +27,7 @@ struct IssuerServices: Sendable {
             url: configuration.appleJWKSURL, fetcher: dependencies.jwksFetcher, clock: clock,
             logger: logger, onFetch: { metrics.recordJWKSFetch(provider: "apple", succeeded: $0) })
         let verifier = IdentityTokenVerifier(provider: .apple(jwksURL: configuration.appleJWKSURL), keys: appleKeys, clock: clock)
-        let issuer = TokenIssuer(minter: TokenMinter(configuration: configuration, clock: clock), ring: ring)
+        let responder = TokenResponder(signer: TokenSigner(configuration: configuration, clock: clock), ring: ring)
         let sessions = SessionRevocation(pool: dependencies.pool)
         let accessTokens = AccessTokenVerifier(configuration: configuration, clock: clock)
         let vault = AppleTokenVault(secret: dependencies.serverSecret)
@@ -52,10 +52,10 @@ struct IssuerServices: Sendable {
             store: SignInStore(
                 pool: dependencies.pool, clock: clock,
                 refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge),
-            issuer: issuer, custody: appleCustody)
+            responder: responder, custody: appleCustody)
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
-            secret: dependencies.serverSecret, issuer: issuer, clock: clock,
+            secret: dependencies.serverSecret, responder: responder, clock: clock,
             refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshReuseGrace,
             onReuse: { metrics.recordRefreshReuse() })
         revocation = TokenRevocation(
@@ -85,7 +85,7 @@ struct IssuerServices: Sendable {
                     authorizationCode: code, clientID: clientID, userID: userID, redirectURI: callbackURL, logger: logger)
             })
         authorizationCode = AuthorizationCodeGrant(
-            store: AuthorizationCodeStore(pool: dependencies.pool), clients: configuration.clients, issuer: issuer, clock: clock,
+            store: AuthorizationCodeStore(pool: dependencies.pool), clients: configuration.clients, responder: responder, clock: clock,
             refreshTokenTTL: configuration.refreshTokenTTL)
         endSession = EndSession(issuer: issuerURL, clients: configuration.clients, ring: ring, revocation: sessions, clock: clock)
     }

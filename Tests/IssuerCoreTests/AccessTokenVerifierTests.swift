@@ -5,21 +5,21 @@ import Testing
 import TestSupport
 
 @Suite struct AccessTokenVerifierTests {
-    static let start = TokenMinterTests.start
-    static let ring = TokenMinterTests.ring
+    static let start = TokenSignerTests.start
+    static let ring = TokenSignerTests.ring
 
-    static func verifier(_ clock: ManualClock, issuer: String = TokenMinterTests.issuer, audience: String = TokenMinterTests.audience) -> AccessTokenVerifier {
+    static func verifier(_ clock: ManualClock, issuer: String = TokenSignerTests.issuer, audience: String = TokenSignerTests.audience) -> AccessTokenVerifier {
         AccessTokenVerifier(issuer: issuer, audience: audience, clock: clock)
     }
 
-    static func mint(_ clock: ManualClock, issuer: String = TokenMinterTests.issuer, key: SigningKey? = nil) throws -> IssuedTokens {
-        let minter = TokenMinter(issuer: issuer, audience: TokenMinterTests.audience, accessTokenTTL: 900, idTokenTTL: 1800, clock: clock)
-        return try minter.mint(TokenMinterTests.issuance, key: key ?? ring.active!)
+    static func sign(_ clock: ManualClock, issuer: String = TokenSignerTests.issuer, key: SigningKey? = nil) throws -> SignedTokens {
+        let signer = TokenSigner(issuer: issuer, audience: TokenSignerTests.audience, accessTokenTTL: 900, idTokenTTL: 1800, clock: clock)
+        return try signer.sign(TokenSignerTests.contents, key: key ?? ring.active!)
     }
 
     @Test func acceptsOwnAccessTokenUntilItExpires() throws {
         let clock = ManualClock(Self.start)
-        let tokens = try Self.mint(clock)
+        let tokens = try Self.sign(clock)
         let verifier = Self.verifier(clock)
         #expect(try verifier.verify(tokens.accessToken, ring: Self.ring) == tokens.accessTokenClaims)
         clock.advance(by: 899)
@@ -30,34 +30,34 @@ import TestSupport
 
     @Test func refusesAnIDToken() throws {
         let clock = ManualClock(Self.start)
-        let idToken = try #require(try Self.mint(clock).idToken)
+        let idToken = try #require(try Self.sign(clock).idToken)
         #expect(throws: AccessTokenVerificationError.wrongType) { try Self.verifier(clock).verify(idToken, ring: Self.ring) }
     }
 
     @Test func refusesAnotherIssuerOrAudience() throws {
         let clock = ManualClock(Self.start)
-        let token = try Self.mint(clock).accessToken
+        let token = try Self.sign(clock).accessToken
         #expect(throws: AccessTokenVerificationError.wrongIssuer) {
             try Self.verifier(clock, issuer: "https://api.example.com/oidc/").verify(token, ring: Self.ring)
         }
         #expect(throws: AccessTokenVerificationError.wrongAudience) {
             try Self.verifier(clock, audience: "other-service").verify(token, ring: Self.ring)
         }
-        let foreign = try Self.mint(clock, issuer: "https://evil.example").accessToken
+        let foreign = try Self.sign(clock, issuer: "https://evil.example").accessToken
         #expect(throws: AccessTokenVerificationError.wrongIssuer) { try Self.verifier(clock).verify(foreign, ring: Self.ring) }
     }
 
     @Test func refusesKeysOutsideThePublishedRing() throws {
         let clock = ManualClock(Self.start)
-        let token = try Self.mint(clock).accessToken
+        let token = try Self.sign(clock).accessToken
         let otherRing = try KeyRing(keys: [SigningKey(privateKey: KeyFixtures.keyB, state: .active, createdAt: Self.start, activatedAt: Self.start)])
         #expect(throws: AccessTokenVerificationError.unknownKey) { try Self.verifier(clock).verify(token, ring: otherRing) }
 
         // A token signed by key C while it was active verifies while C is published, and not after its window.
         let retiredC = try #require(Self.ring.retired.first)
         let activeC = SigningKey(privateKey: retiredC.privateKey, state: .active, createdAt: Self.start, activatedAt: Self.start)
-        let minter = TokenMinter(issuer: TokenMinterTests.issuer, audience: TokenMinterTests.audience, accessTokenTTL: 7200, idTokenTTL: 60, clock: clock)
-        let byC = try minter.mint(TokenMinterTests.issuance, key: activeC).accessToken
+        let signer = TokenSigner(issuer: TokenSignerTests.issuer, audience: TokenSignerTests.audience, accessTokenTTL: 7200, idTokenTTL: 60, clock: clock)
+        let byC = try signer.sign(TokenSignerTests.contents, key: activeC).accessToken
         clock.advance(by: 3599)
         #expect(try Self.verifier(clock).verify(byC, ring: Self.ring).subject == "user-123")
         clock.advance(by: 1)
@@ -66,7 +66,7 @@ import TestSupport
 
     @Test func refusesATamperedPayload() throws {
         let clock = ManualClock(Self.start)
-        let token = try Self.mint(clock).accessToken
+        let token = try Self.sign(clock).accessToken
         let parts = token.split(separator: ".").map(String.init)
         let payload = try #require(Base64URL.decode(parts[1]))
         var claims = try #require(JSONSerialization.jsonObject(with: payload) as? [String: Any])
@@ -78,7 +78,7 @@ import TestSupport
 
     @Test func refusesOtherAlgorithmsAndGarbage() throws {
         let clock = ManualClock(Self.start)
-        let token = try Self.mint(clock).accessToken
+        let token = try Self.sign(clock).accessToken
         let parts = token.split(separator: ".").map(String.init)
         let kid = try #require(Self.ring.active?.kid)
         for alg in ["none", "HS256", "RS512"] {

@@ -28,15 +28,15 @@ public struct AuthorizationCodeGrant: Sendable {
 
     private let store: AuthorizationCodeStore
     private let clients: ClientRegistry
-    private let issuer: TokenIssuer
+    private let responder: TokenResponder
     private let clock: any WallClock
     private let refreshTokenTTL: TimeInterval
 
     /// - Parameter refreshTokenTTL: `ISSUER_REFRESH_TOKEN_TTL` seconds.
-    public init(store: AuthorizationCodeStore, clients: ClientRegistry, issuer: TokenIssuer, clock: any WallClock, refreshTokenTTL: Int) {
+    public init(store: AuthorizationCodeStore, clients: ClientRegistry, responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Int) {
         self.store = store
         self.clients = clients
-        self.issuer = issuer
+        self.responder = responder
         self.clock = clock
         self.refreshTokenTTL = TimeInterval(refreshTokenTTL)
     }
@@ -71,7 +71,7 @@ public struct AuthorizationCodeGrant: Sendable {
             throw .invalidGrant("The authorization code is invalid, expired or already used.")
         }
         logger.info("authorization code redeemed", metadata: ["sid": "\(redeemed.sessionID)", "client_id": "\(client.clientID)"])
-        return try issuer.issue(
+        return try responder.respond(
             user: redeemed.user, clientID: client.clientID, scopes: redeemed.scopes, sessionID: redeemed.sessionID,
             authTime: redeemed.authTime, sessionExpiresAt: redeemed.sessionExpiresAt, nonce: redeemed.nonce,
             refreshToken: refreshToken)

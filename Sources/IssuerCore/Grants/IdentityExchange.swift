@@ -60,7 +60,7 @@ public struct IdentityExchange: Sendable {
     private let noncePolicy: NoncePolicy
     private let clients: ClientRegistry
     private let store: SignInStore
-    private let issuer: TokenIssuer
+    private let responder: TokenResponder
     private let custody: AppleTokenCustody?
 
     /// - Parameters:
@@ -68,14 +68,14 @@ public struct IdentityExchange: Sendable {
     ///   - custody: where Apple's `authorization_code` goes (SPEC §3.8); nil ignores it.
     public init(
         verifier: IdentityTokenVerifier, audiences: Set<String>?, noncePolicy: NoncePolicy, clients: ClientRegistry,
-        store: SignInStore, issuer: TokenIssuer, custody: AppleTokenCustody? = nil
+        store: SignInStore, responder: TokenResponder, custody: AppleTokenCustody? = nil
     ) {
         self.verifier = verifier
         self.audiences = audiences
         self.noncePolicy = noncePolicy
         self.clients = clients
         self.store = store
-        self.issuer = issuer
+        self.responder = responder
         self.custody = custody
     }
 
@@ -114,7 +114,7 @@ public struct IdentityExchange: Sendable {
             // SPEC §3.8: redeemed with `client_id` = the Apple token's `aud`; never fails the sign-in.
             await custody.custody(authorizationCode: code, clientID: identity.audience, userID: signIn.user.id, logger: logger)
         }
-        var response = try issuer.issue(
+        var response = try responder.respond(
             user: signIn.user, clientID: client.clientID, scopes: scopes, sessionID: signIn.sessionID,
             authTime: signIn.authTime, sessionExpiresAt: signIn.sessionExpiresAt, nonce: request.nonce,
             refreshToken: signIn.refreshToken)

@@ -30,7 +30,7 @@ public struct RefreshTokenGrant: Sendable {
     private let revocation: SessionRevocation
     private let clients: ClientRegistry
     private let successorKey: [UInt8]
-    private let issuer: TokenIssuer
+    private let responder: TokenResponder
     private let clock: any WallClock
     private let refreshTokenTTL: TimeInterval
     private let grace: TimeInterval
@@ -41,14 +41,14 @@ public struct RefreshTokenGrant: Sendable {
     ///   - onReuse: told of every detected reuse (for metrics).
     public init(
         store: RefreshRotationStore, revocation: SessionRevocation, clients: ClientRegistry, secret: ServerSecret,
-        issuer: TokenIssuer, clock: any WallClock, refreshTokenTTL: Int, grace: Int,
+        responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Int, grace: Int,
         onReuse: @escaping @Sendable () -> Void = {}
     ) {
         self.store = store
         self.revocation = revocation
         self.clients = clients
         self.successorKey = secret.key(for: "refresh-token-successor").withUnsafeBytes { Array($0) }
-        self.issuer = issuer
+        self.responder = responder
         self.clock = clock
         self.refreshTokenTTL = TimeInterval(refreshTokenTTL)
         self.grace = TimeInterval(grace)
@@ -86,7 +86,7 @@ public struct RefreshTokenGrant: Sendable {
             }
             // RFC 6749 §6: the new refresh token keeps the session's scope; only this access
             // token is narrowed. OIDC Core §12.2: no nonce in a refreshed ID token.
-            return try issuer.issue(
+            return try responder.respond(
                 user: record.user, clientID: client.clientID, scopes: requestedScopes ?? record.scopes,
                 sessionID: record.sessionID, authTime: record.authTime,
                 sessionExpiresAt: record.sessionExpiresAt, nonce: nil, refreshToken: successor)

@@ -1,14 +1,14 @@
 import Foundation
 import JOSE
 
-/// Mints the issuer's signed tokens (SPEC §4.1, §4.2): a pure function of the issuance, the
+/// Signs the issuer's tokens (SPEC §4.1, §4.2): a pure function of the contents, the
 /// signing key and the clock.
 ///
-/// RSA signing is the dominant cost of every token request (ARCHITECTURE §4), so the minter holds
+/// RSA signing is the dominant cost of every token request (ARCHITECTURE §4), so the signer holds
 /// no lock and is no actor: callers on any number of tasks sign in parallel, each with its own
 /// OpenSSL context. The key comes in as a parameter — whatever ring the caller currently holds —
 /// so there is no global state and a ring swap never blocks a signature.
-public struct TokenMinter: Sendable {
+public struct TokenSigner: Sendable {
     /// `iss` of every token: `ISSUER_URL`, exactly (SPEC §2).
     public let issuer: String
     /// `aud` of access tokens: `ISSUER_AUDIENCE` (SPEC §2, RFC 9068 §2.2).
@@ -20,7 +20,7 @@ public struct TokenMinter: Sendable {
     /// Where `iat` comes from (SPEC §2, RFC 7519 §4.1.6).
     public let clock: any WallClock
 
-    /// A minter from explicit settings (SPEC §2).
+    /// A signer from explicit settings (SPEC §2).
     public init(issuer: String, audience: String, accessTokenTTL: Int, idTokenTTL: Int, clock: any WallClock = SystemClock()) {
         self.issuer = issuer
         self.audience = audience
@@ -29,57 +29,57 @@ public struct TokenMinter: Sendable {
         self.clock = clock
     }
 
-    /// A minter from the configuration (SPEC §2: `ISSUER_URL`, `ISSUER_AUDIENCE`, the TTLs).
+    /// A signer from the configuration (SPEC §2: `ISSUER_URL`, `ISSUER_AUDIENCE`, the TTLs).
     public init(configuration: Configuration, clock: any WallClock = SystemClock()) {
         self.init(
             issuer: configuration.issuerURL.absoluteString, audience: configuration.audience,
             accessTokenTTL: configuration.accessTokenTTL, idTokenTTL: configuration.idTokenTTL, clock: clock)
     }
 
-    /// Mints with the ring's active key (SPEC §5: the active key signs everything).
-    public func mint(_ issuance: TokenIssuance, ring: KeyRing) throws(TokenMintingError) -> IssuedTokens {
+    /// Signs with the ring's active key (SPEC §5: the active key signs everything).
+    public func sign(_ contents: TokenContents, ring: KeyRing) throws(TokenSigningError) -> SignedTokens {
         guard let active = ring.active else { throw .noActiveKey }
-        return try mint(issuance, key: active)
+        return try sign(contents, key: active)
     }
 
-    /// Mints an access token (RFC 9068, SPEC §4.1) and, when the scope includes `openid`, an ID
+    /// Signs an access token (RFC 9068, SPEC §4.1) and, when the scope includes `openid`, an ID
     /// token (OIDC Core §2, SPEC §4.2) whose `at_hash` binds it to that access token.
     ///
     /// Profile claims follow the scope (OIDC Core §5.4): `email`/`email_verified` with `email`,
     /// `name` (and in the ID token `given_name`/`family_name`) with `profile`.
-    public func mint(_ issuance: TokenIssuance, key: SigningKey) throws(TokenMintingError) -> IssuedTokens {
+    public func sign(_ contents: TokenContents, key: SigningKey) throws(TokenSigningError) -> SignedTokens {
         guard key.state == .active else { throw .keyNotActive(kid: key.kid) }
         let issuedAt = Int(clock.now.timeIntervalSince1970.rounded(.down))
         // SPEC §4.3: no token outlives its session.
-        let sessionEnd = Int(issuance.sessionExpiresAt.timeIntervalSince1970.rounded(.down))
+        let sessionEnd = Int(contents.sessionExpiresAt.timeIntervalSince1970.rounded(.down))
         let accessExpiresAt = min(issuedAt + accessTokenTTL, sessionEnd)
         let idExpiresAt = min(issuedAt + idTokenTTL, sessionEnd)
-        let scopes = Set(issuance.scopes)
-        let email = scopes.contains("email") ? issuance.profile : TokenIssuance.Profile()
-        let profile = scopes.contains("profile") ? issuance.profile : TokenIssuance.Profile()
+        let scopes = Set(contents.scopes)
+        let email = scopes.contains("email") ? contents.profile : TokenContents.Profile()
+        let profile = scopes.contains("profile") ? contents.profile : TokenContents.Profile()
 
         let accessClaims = AccessTokenClaims(
-            issuer: issuer, subject: issuance.subject, audience: audience, clientID: issuance.clientID,
+            issuer: issuer, subject: contents.subject, audience: audience, clientID: contents.clientID,
             issuedAt: issuedAt, expiresAt: accessExpiresAt, jwtID: Self.randomJWTID(),
-            scope: issuance.scopes.joined(separator: " "), sessionID: issuance.sessionID,
+            scope: contents.scopes.joined(separator: " "), sessionID: contents.sessionID,
             email: email.email, emailVerified: email.emailVerified, name: profile.name)
-        let accessToken = try sign(accessClaims, type: AccessTokenClaims.type, key: key)
+        let accessToken = try signJWS(accessClaims, type: AccessTokenClaims.type, key: key)
 
         var idClaims: IDTokenClaims?
         var idToken: String?
         if scopes.contains("openid") {
             let claims = IDTokenClaims(
-                issuer: issuer, subject: issuance.subject, audience: issuance.clientID,
+                issuer: issuer, subject: contents.subject, audience: contents.clientID,
                 issuedAt: issuedAt, expiresAt: idExpiresAt,
-                authTime: Int(issuance.authTime.timeIntervalSince1970.rounded(.down)),
-                sessionID: issuance.sessionID, nonce: issuance.nonce,
+                authTime: Int(contents.authTime.timeIntervalSince1970.rounded(.down)),
+                sessionID: contents.sessionID, nonce: contents.nonce,
                 accessTokenHash: IDTokenClaims.accessTokenHash(of: accessToken),
                 email: email.email, emailVerified: email.emailVerified,
                 name: profile.name, givenName: profile.givenName, familyName: profile.familyName)
             idClaims = claims
-            idToken = try sign(claims, type: IDTokenClaims.type, key: key)
+            idToken = try signJWS(claims, type: IDTokenClaims.type, key: key)
         }
-        return IssuedTokens(
+        return SignedTokens(
             accessToken: accessToken, accessTokenClaims: accessClaims, idToken: idToken, idTokenClaims: idClaims,
             expiresIn: max(0, accessExpiresAt - issuedAt), kid: key.kid)
     }
@@ -91,7 +91,7 @@ public struct TokenMinter: Sendable {
         return encoder
     }()
 
-    private func sign(_ claims: some Encodable, type: String, key: SigningKey) throws(TokenMintingError) -> String {
+    private func signJWS(_ claims: some Encodable, type: String, key: SigningKey) throws(TokenSigningError) -> String {
         do {
             let payload = try Self.claimsEncoder.encode(claims)
             return try JWS.sign(payload: payload, header: JWSHeader(alg: .rs256, typ: type, kid: key.kid), key: key.privateKey)

@@ -1,9 +1,9 @@
 import Foundation
 
 /// What the grant handlers know when they issue tokens (SPEC §3.1, §3.2, §4): who, for which
-/// client and session, with which scope, and the user's profile. ``TokenMinter`` turns it into
+/// client and session, with which scope, and the user's profile. ``TokenSigner`` turns it into
 /// claims, keeping only the profile claims the scope allows.
-public struct TokenIssuance: Sendable, Equatable {
+public struct TokenContents: Sendable, Equatable {
     /// The internal user id, the tokens' `sub` (SPEC §4.1).
     public var subject: String
     /// The client the tokens are for: the access token's `client_id`, the ID token's `aud` (OIDC Core §2, §5.1).
@@ -45,7 +45,7 @@ public struct TokenIssuance: Sendable, Equatable {
         }
     }
 
-    /// An issuance as described in SPEC §4.
+    /// Token contents as described in SPEC §4.
     public init(
         subject: String, clientID: String, scopes: [String], sessionID: String, authTime: Date, sessionExpiresAt: Date,
         nonce: String? = nil, profile: Profile = Profile()

@@ -4,7 +4,7 @@ import JOSE
 import Testing
 import TestSupport
 
-@Suite struct TokenMinterTests {
+@Suite struct TokenSignerTests {
     static let issuer = "https://api.example.com/oidc"
     static let audience = "clanboards-mobile"
     static let start = Date(timeIntervalSince1970: 1_750_000_000)
@@ -18,14 +18,14 @@ import TestSupport
             retiredAt: start, publishedUntil: start.addingTimeInterval(3600)),
     ])
 
-    static let issuance = TokenIssuance(
+    static let contents = TokenContents(
         subject: "user-123", clientID: "clanboards-mobile", scopes: ["openid", "email", "profile"],
         sessionID: "session-9", authTime: start.addingTimeInterval(-100),
         sessionExpiresAt: start.addingTimeInterval(86_400), nonce: "n-0S6_WzA2Mj",
         profile: .init(email: "a@privaterelay.appleid.com", emailVerified: true, name: "Ada Lovelace", givenName: "Ada", familyName: "Lovelace"))
 
-    static func minter(_ clock: ManualClock, accessTTL: Int = 900, idTTL: Int = 1800) -> TokenMinter {
-        TokenMinter(issuer: issuer, audience: audience, accessTokenTTL: accessTTL, idTokenTTL: idTTL, clock: clock)
+    static func signer(_ clock: ManualClock, accessTTL: Int = 900, idTTL: Int = 1800) -> TokenSigner {
+        TokenSigner(issuer: issuer, audience: audience, accessTokenTTL: accessTTL, idTokenTTL: idTTL, clock: clock)
     }
 
     /// Verifies with JOSE against the ring's published JWKS, the way a backend service would.
@@ -43,7 +43,7 @@ import TestSupport
 
     @Test func mintedTokensVerifyAgainstThePublishedJWKSWithExactlyTheSpecHeadersAndClaims() throws {
         let clock = ManualClock(Self.start.addingTimeInterval(0.75))
-        let tokens = try Self.minter(clock).mint(Self.issuance, ring: Self.ring)
+        let tokens = try Self.signer(clock).sign(Self.contents, ring: Self.ring)
         let kid = KeyFixtures.keyA.publicKey.thumbprint
         #expect(tokens.kid == kid)
         #expect(tokens.expiresIn == 900)
@@ -86,10 +86,10 @@ import TestSupport
     }
 
     @Test func atHashMatchesAnIndependentComputation() throws {
-        let tokens = try Self.minter(ManualClock(Self.start)).mint(Self.issuance, ring: Self.ring)
+        let tokens = try Self.signer(ManualClock(Self.start)).sign(Self.contents, ring: Self.ring)
         let idToken = try #require(tokens.idToken)
         let claims = try Self.verifyAgainstJWKS(idToken, at: Self.start).claims
-        // sha256sum, base64 from Foundation, then the RFC 4648 §5 alphabet by hand: nothing shared with the minter.
+        // sha256sum, base64 from Foundation, then the RFC 4648 §5 alphabet by hand: nothing shared with the signer.
         let hexOutput = try KeyFixtures.run(["sha256sum"], input: Data(tokens.accessToken.utf8))
         let hex = String(decoding: hexOutput, as: UTF8.self).prefix(64)
         var digest = [UInt8]()
@@ -106,18 +106,18 @@ import TestSupport
     }
 
     @Test func scopeDecidesProfileClaimsAndTheIDToken() throws {
-        let minter = Self.minter(ManualClock(Self.start))
-        var issuance = Self.issuance
-        issuance.scopes = ["openid"]
-        let openidOnly = try minter.mint(issuance, ring: Self.ring)
+        let signer = Self.signer(ManualClock(Self.start))
+        var contents = Self.contents
+        contents.scopes = ["openid"]
+        let openidOnly = try signer.sign(contents, ring: Self.ring)
         let idClaims = try Self.verifyAgainstJWKS(try #require(openidOnly.idToken), at: Self.start).claims
         #expect(Set(idClaims.keys) == ["iss", "sub", "aud", "iat", "exp", "auth_time", "sid", "nonce", "at_hash"])
         let accessClaims = try Self.verifyAgainstJWKS(openidOnly.accessToken, at: Self.start).claims
         #expect(Set(accessClaims.keys) == ["iss", "sub", "aud", "client_id", "iat", "exp", "jti", "scope", "sid"])
 
-        issuance.scopes = ["email"]
-        issuance.nonce = nil
-        let noOpenID = try minter.mint(issuance, ring: Self.ring)
+        contents.scopes = ["email"]
+        contents.nonce = nil
+        let noOpenID = try signer.sign(contents, ring: Self.ring)
         #expect(noOpenID.idToken == nil)
         let emailClaims = try Self.verifyAgainstJWKS(noOpenID.accessToken, at: Self.start).claims
         #expect(emailClaims["email"] as? String == "a@privaterelay.appleid.com")
@@ -126,31 +126,31 @@ import TestSupport
 
     @Test("no token outlives its session (SPEC §4.3): exp is capped at the session's end")
     func expiryCappedAtSessionEnd() throws {
-        let minter = Self.minter(ManualClock(Self.start), accessTTL: 900, idTTL: 1800)
-        var issuance = Self.issuance
-        issuance.sessionExpiresAt = Self.start.addingTimeInterval(120)
-        let tokens = try minter.mint(issuance, ring: Self.ring)
+        let signer = Self.signer(ManualClock(Self.start), accessTTL: 900, idTTL: 1800)
+        var contents = Self.contents
+        contents.sessionExpiresAt = Self.start.addingTimeInterval(120)
+        let tokens = try signer.sign(contents, ring: Self.ring)
         let sessionEnd = Int(Self.start.timeIntervalSince1970) + 120
         #expect(tokens.accessTokenClaims.expiresAt == sessionEnd)
         #expect(tokens.idTokenClaims?.expiresAt == sessionEnd)
         #expect(tokens.expiresIn == 120, "expires_in agrees with the access token's exp")
 
-        issuance.sessionExpiresAt = Self.start.addingTimeInterval(86_400)
-        let uncapped = try minter.mint(issuance, ring: Self.ring)
+        contents.sessionExpiresAt = Self.start.addingTimeInterval(86_400)
+        let uncapped = try signer.sign(contents, ring: Self.ring)
         #expect(uncapped.accessTokenClaims.expiresAt == Int(Self.start.timeIntervalSince1970) + 900)
         #expect(uncapped.idTokenClaims?.expiresAt == Int(Self.start.timeIntervalSince1970) + 1800)
     }
 
     @Test func everyTokenHasAFreshJTI() throws {
-        let minter = Self.minter(ManualClock(Self.start))
-        let jtis = try (0..<20).map { _ in try minter.mint(Self.issuance, ring: Self.ring).accessTokenClaims.jwtID }
+        let signer = Self.signer(ManualClock(Self.start))
+        let jtis = try (0..<20).map { _ in try signer.sign(Self.contents, ring: Self.ring).accessTokenClaims.jwtID }
         #expect(Set(jtis).count == 20)
     }
 
     @Test func onlyTheActiveKeySigns() throws {
-        let minter = Self.minter(ManualClock(Self.start))
+        let signer = Self.signer(ManualClock(Self.start))
         let next = try #require(Self.ring.next)
-        #expect(throws: TokenMintingError.keyNotActive(kid: next.kid)) { try minter.mint(Self.issuance, key: next) }
-        #expect(throws: TokenMintingError.noActiveKey) { try minter.mint(Self.issuance, ring: .empty) }
+        #expect(throws: TokenSigningError.keyNotActive(kid: next.kid)) { try signer.sign(Self.contents, key: next) }
+        #expect(throws: TokenSigningError.noActiveKey) { try signer.sign(Self.contents, ring: .empty) }
     }
 }

@@ -1,31 +1,32 @@
 import Foundation
 
-/// Turns a signed-in session into a token response (RFC 6749 §5.1): mints the access token and,
-/// with `openid`, the ID token, using the ring's active key at this moment.
-public struct TokenIssuer: Sendable {
-    private let minter: TokenMinter
+/// What every grant ends with: the token response (RFC 6749 §5.1) for a signed-in session. It has
+/// ``TokenSigner`` sign the access token and, with `openid`, the ID token using the ring's active key at
+/// this moment, and turns signing failures into OAuth errors.
+public struct TokenResponder: Sendable {
+    private let signer: TokenSigner
     private let ring: @Sendable () -> KeyRing
 
     /// - Parameter ring: the current key ring (the server's live view of `ISSUER_KEYS_DIR`).
-    public init(minter: TokenMinter, ring: @escaping @Sendable () -> KeyRing) {
-        self.minter = minter
+    public init(signer: TokenSigner, ring: @escaping @Sendable () -> KeyRing) {
+        self.signer = signer
         self.ring = ring
     }
 
-    /// Mints the access token (and the ID token with `openid`) and attaches `refreshToken` as given;
+    /// Signs the access token (and the ID token with `openid`) and attaches `refreshToken` as given;
     /// `temporarily_unavailable` while no signing key is active.
-    public func issue(
+    public func respond(
         user: UserProfile, clientID: String, scopes: [String], sessionID: UUID, authTime: Date, sessionExpiresAt: Date,
         nonce: String?, refreshToken: RefreshToken?
     ) throws(OAuthError) -> TokenResponse {
-        let issuance = TokenIssuance(
+        let contents = TokenContents(
             subject: user.subject, clientID: clientID, scopes: scopes, sessionID: sessionID.uuidString.lowercased(),
             authTime: authTime, sessionExpiresAt: sessionExpiresAt, nonce: nonce,
             profile: .init(email: user.email, emailVerified: user.emailVerified, name: user.name,
                            givenName: user.givenName, familyName: user.familyName))
-        let tokens: IssuedTokens
+        let tokens: SignedTokens
         do {
-            tokens = try minter.mint(issuance, ring: ring())
+            tokens = try signer.sign(contents, ring: ring())
         } catch .noActiveKey {
             throw .temporarilyUnavailable("No signing key is loaded yet.", debug: "key ring has no active key")
         } catch {

@@ -1,6 +1,6 @@
 /// Why tokens could not be minted (SPEC §4, §5). Never the client's fault: callers answer
 /// `server_error` (or `temporarily_unavailable` for an empty ring) and log this.
-public enum TokenMintingError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum TokenSigningError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The ring is empty: nothing to sign with until `issuer keys init`.
     case noActiveKey
     /// Only the active key signs (SPEC §5); a next or retired key was passed.

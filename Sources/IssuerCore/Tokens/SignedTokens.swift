@@ -1,6 +1,6 @@
-/// The signed tokens of one issuance (SPEC §3.1 response), with the claims they carry so callers
+/// The signed tokens of one ``TokenContents`` (SPEC §3.1 response), with the claims they carry so callers
 /// can log or store them without parsing their own tokens back.
-public struct IssuedTokens: Sendable {
+public struct SignedTokens: Sendable {
     /// The RFC 9068 access token, compact JWS.
     public let accessToken: String
     /// Its claims (SPEC §4.1).
