@@ -56,7 +56,8 @@ public struct SignInStore: Sendable {
             SELECT $18, id, 0, $14, $19 FROM session
             RETURNING session_id
         )
-        SELECT account.id, account.email, account.email_verified, account.given_name, account.family_name, token.session_id
+        SELECT account.id AS user_id, account.email, account.email_verified, account.given_name, account.family_name,
+               token.session_id
         FROM account, token
         """
 
@@ -69,7 +70,8 @@ public struct SignInStore: Sendable {
             SELECT $18, id, $11, $20, $21, $14, $19 FROM session
             RETURNING session_id
         )
-        SELECT account.id, account.email, account.email_verified, account.given_name, account.family_name, code.session_id
+        SELECT account.id AS user_id, account.email, account.email_verified, account.given_name, account.family_name,
+               code.session_id
         FROM account, code
         """
 
@@ -112,10 +114,8 @@ public struct SignInStore: Sendable {
         ] + tail(now, sessionExpiry)
         let row = try await pool.query(statement, parameters).single
         guard let row else { throw PostgresError.decoding("sign-in returned no row") }
-        let user = UserProfile(
-            id: try row.decode(at: 0), email: try row.decodeIfPresent(at: 1), emailVerified: try row.decodeIfPresent(at: 2),
-            givenName: try row.decodeIfPresent(at: 3), familyName: try row.decodeIfPresent(at: 4))
         return SignIn(
-            user: user, sessionID: try row.decode(at: 5), authTime: now, sessionExpiresAt: sessionExpiry, refreshToken: refreshToken)
+            user: try UserProfile(row: row), sessionID: try row.decode(column: "session_id"), authTime: now,
+            sessionExpiresAt: sessionExpiry, refreshToken: refreshToken)
     }
 }
