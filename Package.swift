@@ -148,6 +148,7 @@ let package = Package(
             dependencies: [
                 "JOSE",
                 "COpenSSL",
+                "TestSupport",
                 .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: swiftSettings

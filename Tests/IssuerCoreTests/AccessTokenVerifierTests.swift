@@ -50,7 +50,7 @@ import TestSupport
     @Test func refusesKeysOutsideThePublishedRing() throws {
         let clock = ManualClock(Self.start)
         let token = try Self.sign(clock).accessToken
-        let otherRing = try KeyRing(keys: [SigningKey(privateKey: KeyFixtures.keyB, state: .active, createdAt: Self.start, activatedAt: Self.start)])
+        let otherRing = try KeyRing(keys: [SigningKey(privateKey: TestRSAKeys.b, state: .active, createdAt: Self.start, activatedAt: Self.start)])
         #expect(throws: AccessTokenVerificationError.unknownKey) { try Self.verifier(clock).verify(token, ring: otherRing) }
 
         // A token signed by key C while it was active verifies while C is published, and not after its window.

@@ -13,7 +13,7 @@ import TestSupport
     }
 
     @Test func emptyOrMissingDirectoryIsTheEmptyRing() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             #expect(try KeyRingStore(directory: directory).load().isEmpty)
             #expect(try KeyRingStore(directory: directory.appendingPathComponent("absent")).load().isEmpty)
             try Data("# The development key ring\n".utf8).write(to: directory.appendingPathComponent("README.md"))
@@ -22,7 +22,7 @@ import TestSupport
     }
 
     @Test func writesPrivateKeysAs0600PKCS8AndIgnoresTheReadme() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             try Data("# The development key ring\n".utf8).write(to: directory.appendingPathComponent("README.md"))
             let ring = try Self.initialized(directory)
             let store = KeyRingStore(directory: directory)
@@ -43,7 +43,7 @@ import TestSupport
     }
 
     @Test func modifyRemovesTemporaryFilesOfACrashedWriter() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             _ = try Self.initialized(directory)
             let leftover = directory.appendingPathComponent("ring.json.tmp-deadbeef")
             try Data("{".utf8).write(to: leftover)
@@ -54,7 +54,7 @@ import TestSupport
     }
 
     @Test func corruptedStateFileIsRejected() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             _ = try Self.initialized(directory)
             let store = KeyRingStore(directory: directory)
             try Data("{\"version\": 1, \"keys\": [".utf8).write(to: directory.appendingPathComponent("ring.json"))
@@ -68,7 +68,7 @@ import TestSupport
     }
 
     @Test func stateFileMissingAFieldNamesIt() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             _ = try Self.initialized(directory)
             var state = try KeyFixtures.stateJSON(in: directory)
             var keys = try #require(state["keys"] as? [[String: Any]])
@@ -81,7 +81,7 @@ import TestSupport
     }
 
     @Test func unknownVersionIsRejected() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             _ = try Self.initialized(directory)
             var state = try KeyFixtures.stateJSON(in: directory)
             state["version"] = 2
@@ -92,7 +92,7 @@ import TestSupport
     }
 
     @Test func missingKeyFileIsRejected() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             let ring = try Self.initialized(directory)
             let store = KeyRingStore(directory: directory)
             let next = try #require(ring.next)
@@ -102,30 +102,30 @@ import TestSupport
     }
 
     @Test func keyFileHoldingAnotherKeyIsRejected() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             let ring = try Self.initialized(directory)
             let store = KeyRingStore(directory: directory)
             let active = try #require(ring.active)
-            try KeyFixtures.keyA.pemPKCS8().write(toFile: store.keyFilePath(kid: active.kid), atomically: true, encoding: .utf8)
+            try TestRSAKeys.a.pemPKCS8().write(toFile: store.keyFilePath(kid: active.kid), atomically: true, encoding: .utf8)
             #expect(throws: KeyRingError.kidMismatch(
-                kid: active.kid, thumbprint: KeyFixtures.keyA.publicKey.thumbprint, path: store.keyFilePath(kid: active.kid)
+                kid: active.kid, thumbprint: TestRSAKeys.a.publicKey.thumbprint, path: store.keyFilePath(kid: active.kid)
             )) { try store.load() }
         }
     }
 
     @Test func keyUnder2048BitsIsRejected() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             let ring = try Self.initialized(directory)
             let store = KeyRingStore(directory: directory)
             let active = try #require(ring.active)
-            let small = try KeyFixtures.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"])
+            let small = try CommandLineTool.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"])
             try small.write(to: URL(fileURLWithPath: store.keyFilePath(kid: active.kid)))
             #expect(throws: KeyRingError.invalidKeyFile(kid: active.kid, path: store.keyFilePath(kid: active.kid))) { try store.load() }
         }
     }
 
     @Test func twoActiveKeysAreRejected() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             let ring = try Self.initialized(directory)
             var state = try KeyFixtures.stateJSON(in: directory)
             let keys = try #require(state["keys"] as? [[String: Any]])
@@ -142,7 +142,7 @@ import TestSupport
     }
 
     @Test func ringWithoutActiveKeyIsRejected() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             _ = try Self.initialized(directory)
             var state = try KeyFixtures.stateJSON(in: directory)
             let keys = try #require(state["keys"] as? [[String: Any]])
@@ -153,7 +153,7 @@ import TestSupport
     }
 
     @Test func kidThatIsNotAThumbprintIsRefusedBeforeUseAsAPath() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             _ = try Self.initialized(directory)
             var state = try KeyFixtures.stateJSON(in: directory)
             var keys = try #require(state["keys"] as? [[String: Any]])
@@ -166,16 +166,16 @@ import TestSupport
 
     @Test func inMemoryRingInvariants() throws {
         let date = Date(timeIntervalSince1970: 1_750_000_000)
-        let activeA = SigningKey(privateKey: KeyFixtures.keyA, state: .active, createdAt: date, activatedAt: date)
-        let nextA = SigningKey(privateKey: KeyFixtures.keyA, state: .next, createdAt: date)
-        let nextB = SigningKey(privateKey: KeyFixtures.keyB, state: .next, createdAt: date)
-        let activeB = SigningKey(privateKey: KeyFixtures.keyB, state: .active, createdAt: date, activatedAt: date)
+        let activeA = SigningKey(privateKey: TestRSAKeys.a, state: .active, createdAt: date, activatedAt: date)
+        let nextA = SigningKey(privateKey: TestRSAKeys.a, state: .next, createdAt: date)
+        let nextB = SigningKey(privateKey: TestRSAKeys.b, state: .next, createdAt: date)
+        let activeB = SigningKey(privateKey: TestRSAKeys.b, state: .active, createdAt: date, activatedAt: date)
         #expect(throws: KeyRingError.duplicateKid(activeA.kid)) { try KeyRing(keys: [activeA, nextA]) }
         #expect(throws: KeyRingError.noActiveKey) { try KeyRing(keys: [nextB]) }
         #expect(throws: KeyRingError.multipleActiveKeys([activeA.kid, activeB.kid])) { try KeyRing(keys: [activeA, activeB]) }
-        let activeC = SigningKey(privateKey: KeyFixtures.keyC, state: .active, createdAt: date, activatedAt: date)
+        let activeC = SigningKey(privateKey: TestRSAKeys.c, state: .active, createdAt: date, activatedAt: date)
         #expect(throws: KeyRingError.multipleNextKeys([nextA.kid, nextB.kid])) { try KeyRing(keys: [activeC, nextA, nextB]) }
-        let retiredWithoutWindow = SigningKey(privateKey: KeyFixtures.keyB, state: .retired, createdAt: date, activatedAt: date, retiredAt: date)
+        let retiredWithoutWindow = SigningKey(privateKey: TestRSAKeys.b, state: .retired, createdAt: date, activatedAt: date, retiredAt: date)
         #expect(throws: KeyRingError.self) { try KeyRing(keys: [activeA, retiredWithoutWindow]) }
         let ring = try KeyRing(keys: [nextB, activeA])
         #expect(ring.keys.map(\.state) == [.active, .next])
@@ -184,7 +184,7 @@ import TestSupport
     /// SPEC §5: a crash or a concurrent reader never sees a mix. A reader polls `load()` while 200
     /// rotations (and forced prunes, which delete key files) run; every load must give a complete ring.
     @Test func readerNeverSeesABrokenRingDuring200Rotations() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             let clock = ManualClock()
             // Generating 400 RSA keys would dominate the test; a pool of 16 is reused round-robin. A key
             // comes back only 16 generations later, long after the prune every 5 rounds removed it.

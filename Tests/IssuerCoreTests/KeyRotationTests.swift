@@ -11,7 +11,7 @@ import TestSupport
     }
 
     @Test func lifecycleFollowsTheSpecTiming() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             let clock = ManualClock()
             let start = clock.now
             let rotation = Self.rotation(directory, clock)
@@ -80,7 +80,7 @@ import TestSupport
     /// servers issuing 24-hour tokens) must not unpublish a key whose tokens may still be valid.
     @Test(arguments: [true, false])
     func pruneHonoursTheServersRecordedTokenLifetime(recordedBeforeRotation: Bool) throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             let clock = ManualClock()
             let rotation = Self.rotation(directory, clock)
             let store = rotation.store
@@ -109,7 +109,7 @@ import TestSupport
     }
 
     @Test func pruneAlsoHonoursItsOwnLongerPolicy() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             let clock = ManualClock()
             let rotation = Self.rotation(directory, clock)
             _ = try rotation.initialize()
@@ -127,7 +127,7 @@ import TestSupport
     }
 
     @Test func forcedRotationAndPruneWarnAboutWhatTheyRisk() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             let clock = ManualClock()
             let rotation = Self.rotation(directory, clock)
             _ = try rotation.initialize()
@@ -151,7 +151,7 @@ import TestSupport
     }
 
     @Test func ringWithoutNextKeyIsRepairedByInitOrForced() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             let clock = ManualClock()
             let rotation = Self.rotation(directory, clock)
             _ = try rotation.initialize()
@@ -172,7 +172,7 @@ import TestSupport
     }
 
     @Test func emptyRingCannotRotate() throws {
-        try KeyFixtures.withTemporaryDirectory { directory throws in
+        try TestDirectories.withTemporary { directory throws in
             let rotation = Self.rotation(directory, ManualClock())
             #expect(throws: KeyRotationError.emptyRing(directory: directory.path)) { try rotation.rotate() }
             #expect(throws: KeyRotationError.emptyRing(directory: directory.path)) { try rotation.rotateIfOlderThan(.seconds(1)) }
@@ -181,7 +181,7 @@ import TestSupport
     }
 
     @Test func rotateIfOlderThanOnlyRotatesWhenDueAndAllowed() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             let clock = ManualClock()
             let rotation = Self.rotation(directory, clock)
             _ = try rotation.initialize()
@@ -226,7 +226,7 @@ import TestSupport
     }
 
     @Test func concurrentRotationsLetExactlyOneWinPerWindow() throws {
-        try KeyFixtures.withTemporaryDirectory { directory in
+        try TestDirectories.withTemporary { directory in
             let clock = ManualClock()
             _ = try Self.rotation(directory, clock).initialize()
             for window in 0..<3 {

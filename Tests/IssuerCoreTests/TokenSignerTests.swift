@@ -11,10 +11,10 @@ import TestSupport
 
     /// An active key A, a next key B and a retired key C (still published until `start + 3600`).
     static let ring: KeyRing = try! KeyRing(keys: [
-        SigningKey(privateKey: KeyFixtures.keyA, state: .active, createdAt: start, activatedAt: start),
-        SigningKey(privateKey: KeyFixtures.keyB, state: .next, createdAt: start),
+        SigningKey(privateKey: TestRSAKeys.a, state: .active, createdAt: start, activatedAt: start),
+        SigningKey(privateKey: TestRSAKeys.b, state: .next, createdAt: start),
         SigningKey(
-            privateKey: KeyFixtures.keyC, state: .retired, createdAt: start, activatedAt: start,
+            privateKey: TestRSAKeys.c, state: .retired, createdAt: start, activatedAt: start,
             retiredAt: start, publishedUntil: start.addingTimeInterval(3600)),
     ])
 
@@ -44,7 +44,7 @@ import TestSupport
     @Test func mintedTokensVerifyAgainstThePublishedJWKSWithExactlyTheSpecHeadersAndClaims() throws {
         let clock = ManualClock(Self.start.addingTimeInterval(0.75))
         let tokens = try Self.signer(clock).sign(Self.contents, ring: Self.ring)
-        let kid = KeyFixtures.keyA.publicKey.thumbprint
+        let kid = TestRSAKeys.a.publicKey.thumbprint
         #expect(tokens.kid == kid)
         #expect(tokens.expiresIn == 900)
         let iat = 1_750_000_000
@@ -90,7 +90,7 @@ import TestSupport
         let idToken = try #require(tokens.idToken)
         let claims = try Self.verifyAgainstJWKS(idToken, at: Self.start).claims
         // sha256sum, base64 from Foundation, then the RFC 4648 §5 alphabet by hand: nothing shared with the signer.
-        let hexOutput = try KeyFixtures.run(["sha256sum"], input: Data(tokens.accessToken.utf8))
+        let hexOutput = try CommandLineTool.run(["sha256sum"], input: Data(tokens.accessToken.utf8))
         let hex = String(decoding: hexOutput, as: UTF8.self).prefix(64)
         var digest = [UInt8]()
         var index = hex.startIndex

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+import TestSupport
 
 @Suite struct JWKTests {
     /// The RSA key from RFC 7638 §3.1 (originally RFC 7517 Appendix A.1).
@@ -14,21 +15,22 @@ import Testing
     }
 
     @Test func thumbprintMatchesTheOpenSSLCLIOverCanonicalJSON() throws {
-        let jwk = TestKeys.primary.publicKey.jwk
+        let jwk = TestRSAKeys.a.publicKey.jwk
         let canonical = #"{"e":"\#(jwk.e!)","kty":"RSA","n":"\#(jwk.n!)"}"#
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try Data(canonical.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let hex = try OpenSSLCLI.run(["dgst", "-sha256", "-r", file.path]).prefix(64)
+        let hex = try TestDirectories.withTemporary { directory in
+            let file = directory.appendingPathComponent("jwk.json")
+            try Data(canonical.utf8).write(to: file)
+            return try CommandLineTool.openssl(["dgst", "-sha256", "-r", file.path]).prefix(64)
+        }
         let bytes = stride(from: 0, to: 64, by: 2).map { offset -> UInt8 in
             let start = hex.index(hex.startIndex, offsetBy: offset)
             return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
         }
-        #expect(TestKeys.primary.publicKey.thumbprint == Base64URL.encode(bytes))
+        #expect(TestRSAKeys.a.publicKey.thumbprint == Base64URL.encode(bytes))
     }
 
     @Test func jwkRoundTripsThroughJSONWithoutPrivateMembers() throws {
-        let publicKey = TestKeys.primary.publicKey
+        let publicKey = TestRSAKeys.a.publicKey
         let jwk = publicKey.jwk
         #expect(jwk.kid == publicKey.thumbprint)
         #expect(jwk.kty == "RSA" && jwk.use == "sig" && jwk.alg == "RS256")
@@ -50,7 +52,7 @@ import Testing
     }
 
     @Test func conversionRejectsUnusableKeys() {
-        let good = TestKeys.primary.publicKey.jwk
+        let good = TestRSAKeys.a.publicKey.jwk
         var cases: [JWK] = []
         var jwk = good
         jwk.kty = "EC"
@@ -77,8 +79,8 @@ import Testing
     }
 
     @Test func lenientSetKeepsOnlyUsableRSAKeys() throws {
-        let first = TestKeys.primary.publicKey.jwk(kid: "first")
-        let second = TestKeys.other.publicKey.jwk(kid: "second")
+        let first = TestRSAKeys.a.publicKey.jwk(kid: "first")
+        let second = TestRSAKeys.b.publicKey.jwk(kid: "second")
         let json = """
             {"keys":[
               {"kty":"oct","kid":"hmac","k":"c2VjcmV0"},
@@ -93,8 +95,8 @@ import Testing
             """
         let keys = try JWKS.rsaVerificationKeys(fromJSON: Data(json.utf8))
         #expect(Set(keys.keys) == ["first", "second"])
-        #expect(keys["first"]?.modulus == TestKeys.primary.publicKey.modulus)
-        #expect(keys["second"]?.modulus == TestKeys.other.publicKey.modulus)
+        #expect(keys["first"]?.modulus == TestRSAKeys.a.publicKey.modulus)
+        #expect(keys["second"]?.modulus == TestRSAKeys.b.publicKey.modulus)
         #expect(throws: (JOSEError.malformed)) { try JWKS.rsaVerificationKeys(fromJSON: Data(#"{"keys":5}"#.utf8)) }
         #expect(throws: (JOSEError.malformed)) { try JWKS.rsaVerificationKeys(fromJSON: Data("[]".utf8)) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import JOSE
 import Testing
+import TestSupport
 
 @Suite struct JWSTests {
     static let kid = "test-key"
@@ -11,7 +12,7 @@ import Testing
         var calls = 0
         let key: RSAPublicKey
 
-        init(key: RSAPublicKey = TestKeys.primary.publicKey) {
+        init(key: RSAPublicKey = TestRSAKeys.a.publicKey) {
             self.key = key
         }
 
@@ -21,7 +22,7 @@ import Testing
         }
     }
 
-    static func validToken(payload: String = claims, key: RSAPrivateKey = TestKeys.primary) throws -> String {
+    static func validToken(payload: String = claims, key: RSAPrivateKey = TestRSAKeys.a) throws -> String {
         try JWS.sign(payload: Data(payload.utf8), header: JWSHeader(kid: kid), key: key)
     }
 
@@ -62,12 +63,12 @@ import Testing
         var header = JWSHeader(kid: Self.kid)
         header.alg = "HS256"
         #expect(throws: JOSEError.unsupportedAlgorithm) {
-            try JWS.sign(payload: Data(Self.claims.utf8), header: header, key: TestKeys.primary)
+            try JWS.sign(payload: Data(Self.claims.utf8), header: header, key: TestRSAKeys.a)
         }
         header = JWSHeader(kid: Self.kid)
         header.crit = ["exp"]
         #expect(throws: JOSEError.criticalHeader) {
-            try JWS.sign(payload: Data(Self.claims.utf8), header: header, key: TestKeys.primary)
+            try JWS.sign(payload: Data(Self.claims.utf8), header: header, key: TestRSAKeys.a)
         }
     }
 
@@ -85,7 +86,7 @@ import Testing
     }
 
     @Test func signatureFromAnotherKeyFails() throws {
-        Self.expectRefused(try Self.validToken(key: TestKeys.other), with: .badSignature, keyLookedUp: true)
+        Self.expectRefused(try Self.validToken(key: TestRSAKeys.b), with: .badSignature, keyLookedUp: true)
     }
 
     @Test func emptySignatureWithRS256Fails() throws {
@@ -94,7 +95,7 @@ import Testing
     }
 
     @Test func unknownKidIsReported() throws {
-        let token = try JWS.sign(payload: Data(Self.claims.utf8), header: JWSHeader(kid: "someone-else"), key: TestKeys.primary)
+        let token = try JWS.sign(payload: Data(Self.claims.utf8), header: JWSHeader(kid: "someone-else"), key: TestRSAKeys.a)
         Self.expectRefused(token, with: .unknownKey, keyLookedUp: true)
     }
 
@@ -119,7 +120,7 @@ import Testing
     ])
     func missingOrUnknownAlgIsRefusedBeforeKeyLookup(_ header: String) throws {
         // Properly RS256-signed, so only the header can be the reason for refusal.
-        Self.expectRefused(try TokenForge.signed(header: header, payload: Self.claims, key: TestKeys.primary),
+        Self.expectRefused(try TokenForge.signed(header: header, payload: Self.claims, key: TestRSAKeys.a),
                            with: .unsupportedAlgorithm, keyLookedUp: false)
     }
 
@@ -138,7 +139,7 @@ import Testing
         #"{"alg":"RS256","kid":"test-key","crit":null}"#,
     ])
     func critHeaderIsRefusedBeforeKeyLookup(_ header: String) throws {
-        Self.expectRefused(try TokenForge.signed(header: header, payload: Self.claims, key: TestKeys.primary),
+        Self.expectRefused(try TokenForge.signed(header: header, payload: Self.claims, key: TestRSAKeys.a),
                            with: .criticalHeader, keyLookedUp: false)
     }
 
@@ -150,7 +151,7 @@ import Testing
         var encodedHeader = Base64URL.encode(Array(header.utf8))
         encodedHeader += String(repeating: "=", count: 4 - encodedHeader.count % 4)
         let input = encodedHeader + "." + Base64URL.encode(Array(Self.claims.utf8))
-        let signature = try TestKeys.primary.sign(Array(input.utf8))
+        let signature = try TestRSAKeys.a.sign(Array(input.utf8))
         Self.expectRefused(input + "." + Base64URL.encode(signature), with: .malformed, keyLookedUp: false)
 
         let token = try Self.validToken()
@@ -181,7 +182,7 @@ import Testing
 
     @Test(arguments: ["not json", #"["alg","RS256"]"#, #""RS256""#, #"{"alg":"RS256","kid":7}"#, #"{"alg":"RS256""#])
     func nonObjectHeaderIsMalformed(_ header: String) throws {
-        Self.expectRefused(try TokenForge.signed(header: header, payload: Self.claims, key: TestKeys.primary),
+        Self.expectRefused(try TokenForge.signed(header: header, payload: Self.claims, key: TestRSAKeys.a),
                            with: .malformed, keyLookedUp: false)
     }
 
@@ -194,13 +195,13 @@ import Testing
         #"{"alg":"RS256","kid":"test-key","x":{"y":[1,{"z":"}"}]},"kid":"other"}"#,
     ])
     func duplicateHeaderMembersAreMalformed(_ header: String) throws {
-        Self.expectRefused(try TokenForge.signed(header: header, payload: Self.claims, key: TestKeys.primary),
+        Self.expectRefused(try TokenForge.signed(header: header, payload: Self.claims, key: TestRSAKeys.a),
                            with: .malformed, keyLookedUp: false)
     }
 
     @Test func nestedDuplicatesAndLookalikesAreNotTopLevelDuplicates() throws {
         let header = #"{"alg":"RS256","kid":"test-key","x":{"kid":1,"kid":2},"Kid":"y"}"#
-        let token = try TokenForge.signed(header: header, payload: Self.claims, key: TestKeys.primary)
+        let token = try TokenForge.signed(header: header, payload: Self.claims, key: TestRSAKeys.a)
         #expect(try JWS.verify(token, allowedAlgorithms: [.rs256], key: KeyLookup().callAsFunction).header.kid == Self.kid)
     }
 
@@ -231,11 +232,11 @@ import Testing
         Self.expectRefused(none + "=", with: .malformed, keyLookedUp: false)
         Self.expectRefused(none, with: .unsupportedAlgorithm, keyLookedUp: false)
         let critUnknownKid = try TokenForge.signed(header: #"{"alg":"RS256","kid":"nobody","crit":["x"]}"#,
-                                                   payload: Self.claims, key: TestKeys.primary)
+                                                   payload: Self.claims, key: TestRSAKeys.a)
         Self.expectRefused(critUnknownKid, with: .criticalHeader, keyLookedUp: false)
-        let unknownKidBadSignature = try JWS.sign(payload: Data("[]".utf8), header: JWSHeader(kid: "nobody"), key: TestKeys.other)
+        let unknownKidBadSignature = try JWS.sign(payload: Data("[]".utf8), header: JWSHeader(kid: "nobody"), key: TestRSAKeys.b)
         Self.expectRefused(unknownKidBadSignature, with: .unknownKey, keyLookedUp: true)
-        let badSignatureArrayPayload = try Self.validToken(payload: "[]", key: TestKeys.other)
+        let badSignatureArrayPayload = try Self.validToken(payload: "[]", key: TestRSAKeys.b)
         Self.expectRefused(badSignatureArrayPayload, with: .badSignature, keyLookedUp: true)
     }
 

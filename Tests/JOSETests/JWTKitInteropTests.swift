@@ -2,6 +2,7 @@ import Foundation
 import JOSE
 import JWTKit
 import Testing
+import TestSupport
 
 /// Interoperability with jwt-kit, an independent JOSE implementation (swift-crypto/BoringSSL based).
 @Suite struct JWTKitInteropTests {
@@ -22,7 +23,7 @@ import Testing
     static let expiry = Int(Date().timeIntervalSince1970) + 3600
 
     @Test func jwtKitVerifiesOurTokenWithOurJWKS() async throws {
-        let key = TestKeys.primary
+        let key = TestRSAKeys.a
         let jwk = key.publicKey.jwk
         let payload = try JSONEncoder().encode(PlainClaims(sub: "alice", exp: Self.expiry))
         let token = try JWS.sign(payload: payload, header: JWSHeader(kid: jwk.kid), key: key)
@@ -35,16 +36,16 @@ import Testing
     }
 
     @Test func jwtKitRejectsOurTokenUnderAnotherKey() async throws {
-        let jwk = TestKeys.other.publicKey.jwk(kid: "k")
+        let jwk = TestRSAKeys.b.publicKey.jwk(kid: "k")
         let payload = try JSONEncoder().encode(PlainClaims(sub: "alice", exp: Self.expiry))
-        let token = try JWS.sign(payload: payload, header: JWSHeader(kid: "k"), key: TestKeys.primary)
+        let token = try JWS.sign(payload: payload, header: JWSHeader(kid: "k"), key: TestRSAKeys.a)
         let jwks = String(decoding: try JSONEncoder().encode(JOSE.JWKS(keys: [jwk])), as: UTF8.self)
         let collection = try await JWTKeyCollection().add(jwksJSON: jwks)
         await #expect(throws: (any Error).self) { try await collection.verify(token, as: Claims.self) }
     }
 
     @Test func weVerifyJWTKitTokensFromOurPEM() async throws {
-        let key = TestKeys.primary
+        let key = TestRSAKeys.a
         let rsa = try Insecure.RSA.PrivateKey(pem: try key.pemPKCS8())
         let collection = await JWTKeyCollection().add(rsa: rsa, digestAlgorithm: .sha256, kid: "jwt-kit")
         let token = try await collection.sign(Claims(sub: "bob", exp: .init(value: Date(timeIntervalSince1970: Double(Self.expiry)))), kid: "jwt-kit")
@@ -60,13 +61,13 @@ import Testing
 
         // And the same token must not verify under an unrelated key.
         #expect(throws: JOSEError.badSignature) {
-            try JWS.verify(token, allowedAlgorithms: [.rs256]) { _ in TestKeys.other.publicKey }
+            try JWS.verify(token, allowedAlgorithms: [.rs256]) { _ in TestRSAKeys.b.publicKey }
         }
     }
 
     @Test func jwtKitJWKIsUsableByUs() async throws {
         // A JWK written by jwt-kit (from the key's public components) must convert to the same key here.
-        let rsa = try Insecure.RSA.PrivateKey(pem: try TestKeys.other.pemPKCS8())
+        let rsa = try Insecure.RSA.PrivateKey(pem: try TestRSAKeys.b.pemPKCS8())
         let (modulus, exponent) = try rsa.publicKey.getKeyPrimitives()
         let foreign = JWTKit.JWK.rsa(
             .rs256, identifier: "foreign",
@@ -74,13 +75,13 @@ import Testing
         )
         let json = try JSONEncoder().encode(JWTKit.JWKS(keys: [foreign]))
         let keys = try JOSE.JWKS.rsaVerificationKeys(fromJSON: json)
-        #expect(keys["foreign"]?.modulus == TestKeys.other.publicKey.modulus)
-        #expect(keys["foreign"]?.thumbprint == TestKeys.other.publicKey.thumbprint)
+        #expect(keys["foreign"]?.modulus == TestRSAKeys.b.publicKey.modulus)
+        #expect(keys["foreign"]?.thumbprint == TestRSAKeys.b.publicKey.thumbprint)
     }
 
     @Test func hs256SignedWithThePublicKeyIsRefusedBeforeKeyLookup() async throws {
         // Algorithm confusion: an attacker HMACs the token with bytes of our public key (RFC 8725 §2.1).
-        let publicKey = TestKeys.primary.publicKey
+        let publicKey = TestRSAKeys.a.publicKey
         for secret in [Data(publicKey.modulus), try JSONEncoder().encode(publicKey.jwk)] {
             let collection = await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256, kid: "test-key")
             let token = try await collection.sign(Claims(sub: "mallory", exp: .init(value: Date(timeIntervalSinceNow: 3600))), kid: "test-key")

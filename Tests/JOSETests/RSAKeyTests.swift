@@ -1,10 +1,11 @@
 import Foundation
 import JOSE
 import Testing
+import TestSupport
 
 @Suite struct RSAKeyTests {
     @Test func pemRoundTripPreservesTheKey() throws {
-        let key = TestKeys.primary
+        let key = TestRSAKeys.a
         let pem = try key.pemPKCS8()
         #expect(pem.hasPrefix("-----BEGIN PRIVATE KEY-----"))
         let parsed = try RSAPrivateKey(pemPKCS8: pem)
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func parsesKeysFromTheOpenSSLCLI() throws {
-        let pem = try OpenSSLCLI.run(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"])
+        let pem = try CommandLineTool.openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"])
         let key = try RSAPrivateKey(pemPKCS8: pem)
         #expect(key.publicKey.modulus.count == 256)
     }
@@ -36,23 +37,23 @@ import Testing
     }
 
     @Test func rejects1024BitKey() throws {
-        let pem = try OpenSSLCLI.run(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"])
+        let pem = try CommandLineTool.openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"])
         #expect(throws: JOSEError.invalidKey) { try RSAPrivateKey(pemPKCS8: pem) }
     }
 
     @Test func rejectsECKey() throws {
-        let pem = try OpenSSLCLI.run(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
+        let pem = try CommandLineTool.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
         #expect(pem.contains("BEGIN PRIVATE KEY"))
         #expect(throws: JOSEError.invalidKey) { try RSAPrivateKey(pemPKCS8: pem) }
     }
 
     @Test func rejectsRSAPSSRestrictedKey() throws {
-        let pem = try OpenSSLCLI.run(["genpkey", "-algorithm", "RSA-PSS", "-pkeyopt", "rsa_keygen_bits:2048"])
+        let pem = try CommandLineTool.openssl(["genpkey", "-algorithm", "RSA-PSS", "-pkeyopt", "rsa_keygen_bits:2048"])
         #expect(throws: JOSEError.invalidKey) { try RSAPrivateKey(pemPKCS8: pem) }
     }
 
     @Test func rejectsEncryptedPEMWithoutPrompting() throws {
-        let pem = try OpenSSLCLI.run([
+        let pem = try CommandLineTool.openssl([
             "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-aes-256-cbc", "-pass", "pass:secret",
         ])
         #expect(pem.contains("ENCRYPTED"))
@@ -60,7 +61,7 @@ import Testing
     }
 
     @Test func signVerifyRoundTripAndFailures() throws {
-        let key = TestKeys.primary
+        let key = TestRSAKeys.a
         let message = Array("payload".utf8)
         let signature = try key.sign(message)
         #expect(signature.count == 256)
@@ -70,29 +71,28 @@ import Testing
         tampered[100] ^= 0x01
         #expect(!key.publicKey.verify(signature: tampered, message: message))
         #expect(!key.publicKey.verify(signature: signature.dropLast(), message: message))
-        #expect(!TestKeys.other.publicKey.verify(signature: signature, message: message))
+        #expect(!TestRSAKeys.b.publicKey.verify(signature: signature, message: message))
     }
 
     @Test func signatureMatchesTheOpenSSLCLI() throws {
         // PKCS#1 v1.5 is deterministic, so an independent implementation must produce identical bytes.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let keyFile = directory.appendingPathComponent("key.pem")
-        let messageFile = directory.appendingPathComponent("message")
-        let signatureFile = directory.appendingPathComponent("signature")
-        try TestKeys.primary.pemPKCS8().write(to: keyFile, atomically: true, encoding: .utf8)
-        let message = Data("independent check".utf8)
-        try message.write(to: messageFile)
-        _ = try OpenSSLCLI.run([
-            "dgst", "-sha256", "-sign", keyFile.path, "-out", signatureFile.path, messageFile.path,
-        ])
-        let expected = try [UInt8](Data(contentsOf: signatureFile))
-        #expect(try TestKeys.primary.sign(message) == expected)
+        try TestDirectories.withTemporary { directory in
+            let keyFile = directory.appendingPathComponent("key.pem")
+            let messageFile = directory.appendingPathComponent("message")
+            let signatureFile = directory.appendingPathComponent("signature")
+            try TestRSAKeys.a.pemPKCS8().write(to: keyFile, atomically: true, encoding: .utf8)
+            let message = Data("independent check".utf8)
+            try message.write(to: messageFile)
+            _ = try CommandLineTool.openssl([
+                "dgst", "-sha256", "-sign", keyFile.path, "-out", signatureFile.path, messageFile.path,
+            ])
+            let expected = try [UInt8](Data(contentsOf: signatureFile))
+            #expect(try TestRSAKeys.a.sign(message) == expected)
+        }
     }
 
     @Test func publicKeyFromComponentsVerifies() throws {
-        let key = TestKeys.primary
+        let key = TestRSAKeys.a
         let rebuilt = try RSAPublicKey(modulus: [0, 0] + key.publicKey.modulus, exponent: key.publicKey.exponent)
         #expect(rebuilt.modulus == key.publicKey.modulus)
         let message = Array("components".utf8)
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func publicKeyRefusesSmallModulusAndBadExponent() throws {
-        let modulus = TestKeys.primary.publicKey.modulus
+        let modulus = TestRSAKeys.a.publicKey.modulus
         #expect(throws: JOSEError.invalidKey) { try RSAPublicKey(modulus: Array(modulus.prefix(128)), exponent: [1, 0, 1]) }
         #expect(throws: JOSEError.invalidKey) { try RSAPublicKey(modulus: [], exponent: [1, 0, 1]) }
         #expect(throws: JOSEError.invalidKey) { try RSAPublicKey(modulus: modulus, exponent: []) }
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func parallelSigningProducesValidSignatures() async throws {
-        let key = TestKeys.primary
+        let key = TestRSAKeys.a
         let results = try await withThrowingTaskGroup(of: [(String, [UInt8])].self) { group in
             for task in 0..<8 {
                 group.addTask {

@@ -87,8 +87,7 @@ public final class FakeAppleKeys: Sendable {
     /// Signs with an arbitrary header (for `crit`, odd `typ`, missing `kid`).
     public static func sign(payload: Data, header: [String: any Sendable], key: RSAPrivateKey) throws -> String {
         let headerData = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
-        let input = Base64URL.encode(headerData) + "." + Base64URL.encode(payload)
-        return input + "." + Base64URL.encode(try key.sign(Array(input.utf8)))
+        return try TokenForge.signed(header: headerData, payload: payload, key: key)
     }
 
     /// Apple's recommended nonce form: lowercase hex SHA-256 of the raw nonce.

@@ -16,6 +16,35 @@ public enum TestDirectories {
         return parent.appendingPathComponent(name, isDirectory: true)
     }
 
+    /// Runs `body` with a new, empty directory `name` (made as ``make(_:)`` makes one) and removes
+    /// it with its parent afterwards, whether `body` returns or throws.
+    public static func withTemporary<Result>(_ name: String = "scratch", _ body: (URL) throws -> Result) throws -> Result {
+        let directory = try created(name)
+        defer { remove(directory) }
+        return try body(directory)
+    }
+
+    /// The async form of ``withTemporary(_:_:)``.
+    public static func withTemporary<Result>(
+        _ name: String = "scratch", isolation: isolated (any Actor)? = #isolation, _ body: (URL) async throws -> Result
+    ) async throws -> Result {
+        let directory = try created(name)
+        defer { remove(directory) }
+        return try await body(directory)
+    }
+
+    /// A new directory from ``make(_:)``, created on disk.
+    public static func created(_ name: String) throws -> URL {
+        let directory = make(name)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Removes a directory from ``make(_:)`` or ``created(_:)`` together with its per-call parent.
+    public static func remove(_ directory: URL) {
+        try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
+    }
+
     /// Stops and deletes clusters of test processes that no longer run.
     static func removeStaleClusters() {
         let temporary = FileManager.default.temporaryDirectory
