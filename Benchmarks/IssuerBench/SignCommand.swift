@@ -38,9 +38,9 @@ struct SignCommand: ParsableCommand {
         // A real ring on disk, made the way `issuer keys init` makes it.
         let ring = try KeyRotation(
             store: KeyRingStore(directory: directory),
-            policy: KeyRotationPolicy(longestTokenLifetime: 3600, reloadInterval: 5)
+            policy: KeyRotationPolicy(longestTokenLifetime: 3600, reloadInterval: 5), clock: SystemClock()
         ).initialize().ring
-        let signer = TokenSigner(issuer: "http://127.0.0.1:8080", audience: "clanboards-mobile", accessTokenTTL: 3600, idTokenTTL: 3600)
+        let signer = TokenSigner(issuer: "http://127.0.0.1:8080", audience: "clanboards-mobile", accessTokenTTL: 3600, idTokenTTL: 3600, clock: SystemClock())
         let contents = TokenContents(
             subject: UUID().uuidString.lowercased(), clientID: "clanboards-mobile", scopes: ["email", "profile"],
             sessionID: UUID().uuidString.lowercased(), authTime: Date(), sessionExpiresAt: Date().addingTimeInterval(86_400),

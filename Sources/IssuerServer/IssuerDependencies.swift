@@ -34,7 +34,7 @@ public struct IssuerDependencies: Sendable {
     /// A nil `jwksFetcher` fetches over HTTP under SPEC §7's rules (`RemoteFetch`).
     public init(
         configuration: Configuration, pool: ConnectionPool, logger: Logger, serverSecret: ServerSecret,
-        metrics: ServerMetrics = ServerMetrics(), clock: any WallClock = SystemClock(),
+        metrics: ServerMetrics = ServerMetrics(), clock: any WallClock,
         jwksFetcher: (any JWKSFetcher)? = nil
     ) {
         self.configuration = configuration

@@ -32,6 +32,6 @@ struct KeySettingsOptions: ParsableArguments {
         let configuration = try configuration()
         return KeyRotation(
             store: KeyRingStore(directory: configuration.keysDirectory),
-            policy: KeyRotationPolicy(configuration: configuration))
+            policy: KeyRotationPolicy(configuration: configuration), clock: SystemClock())
     }
 }

@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let secret = try await ServerSecret.load(configured: configuration.secret, pool: database.pool)
             let app = buildApplication(IssuerDependencies(
-                configuration: configuration, pool: database.pool, logger: logger, serverSecret: secret))
+                configuration: configuration, pool: database.pool, logger: logger, serverSecret: secret, clock: SystemClock()))
             try await app.runService()
         } catch {
             logger.critical("issuer stopped on an error", metadata: ["error": "\(error)"])
@@ -54,7 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
     private func prepareKeyRing(_ configuration: Configuration, logger: Logger) throws {
         guard try KeyRingPreflight.check(configuration).isEmpty else { return }
         let store = KeyRingStore(directory: configuration.keysDirectory)
-        let result = try KeyRotation(store: store, policy: KeyRotationPolicy(configuration: configuration)).initialize()
+        let result = try KeyRotation(store: store, policy: KeyRotationPolicy(configuration: configuration), clock: SystemClock()).initialize()
         logger.info("created the development key ring", metadata: ["directory": "\(store.directory.path)", "result": "\(result.message)"])
     }
 }

@@ -36,10 +36,11 @@ struct UsersDeleteCommand: AsyncParsableCommand {
             var logger = Logger(label: "issuer")
             logger.logLevel = .error
             let secret = try await ServerSecret.load(configured: configuration.secret, pool: pool)
+            let clock = SystemClock()
             let queue = AppleRevocationQueue(
-                pool: pool, vault: AppleTokenVault(secret: secret), api: AppleTokenAPI.live(configuration), clock: SystemClock(),
+                pool: pool, vault: AppleTokenVault(secret: secret), api: AppleTokenAPI.live(configuration, clock: clock), clock: clock,
                 events: UncountedAccountEvents())
-            let deletion = AccountDeletion(pool: pool, clock: SystemClock(), revocations: queue, events: UncountedAccountEvents())
+            let deletion = AccountDeletion(pool: pool, clock: clock, revocations: queue, events: UncountedAccountEvents())
             guard let outcome = try await deletion.delete(userID: userID, reason: .operatorRequest, logger: logger) else {
                 if let deleted = try await AppleAccountState.deletion(userID: userID, pool: pool) {
                     AdminCommand.show("User \(sub) was already deleted \(AdminCommand.format(deleted.at)) (\(deleted.reason)).")

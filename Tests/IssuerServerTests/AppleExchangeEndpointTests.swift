@@ -31,7 +31,7 @@ struct AppleExchangeEndpointTests {
             #expect(RefreshToken.isWellFormed(refresh))
 
             let ring = try fixture.ring()
-            let access = try AccessTokenVerifier(configuration: fixture.configuration).verify(try #require(json["access_token"] as? String), ring: ring)
+            let access = try AccessTokenVerifier(configuration: fixture.configuration, clock: SystemClock()).verify(try #require(json["access_token"] as? String), ring: ring)
             #expect(access.clientID == "clanboards-mobile")
             #expect(access.email == "user@privaterelay.appleid.com")
             #expect(access.name == "Ada Lovelace")
@@ -72,7 +72,7 @@ struct AppleExchangeEndpointTests {
             #expect(second.json["scope"] as? String == "openid profile")
             let other = try await client.postJSON("/auth/apple/exchange", ["id_token": try fixture.apple.identityToken(subject: "001.other")])
             let ring = try fixture.ring()
-            let verifier = AccessTokenVerifier(configuration: fixture.configuration)
+            let verifier = AccessTokenVerifier(configuration: fixture.configuration, clock: SystemClock())
             let sub1 = try verifier.verify(first.json["access_token"] as! String, ring: ring).subject
             let secondClaims = try verifier.verify(second.json["access_token"] as! String, ring: ring)
             let sub3 = try verifier.verify(other.json["access_token"] as! String, ring: ring).subject

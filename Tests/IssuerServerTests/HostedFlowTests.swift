@@ -144,7 +144,7 @@ struct HostedFlowTests {
             let native = try await client.postJSON("/auth/apple/exchange", [
                 "id_token": try fixture.apple.identityToken(subject: subject, audience: IssuerTestFixture.bundleID),
             ])
-            let nativeAccess = try AccessTokenVerifier(configuration: fixture.configuration)
+            let nativeAccess = try AccessTokenVerifier(configuration: fixture.configuration, clock: SystemClock())
                 .verify(try #require(native.json["access_token"] as? String), ring: try fixture.ring())
             #expect(nativeAccess.subject == claims.sub.value)
         }

@@ -72,7 +72,7 @@ struct KeysAndDiscoveryEndpointTests {
             let oldKid = try #require(try fixture.ring().active?.kid)
             _ = try KeyRotation(
                 store: KeyRingStore(directory: fixture.keysDirectory),
-                policy: KeyRotationPolicy(configuration: fixture.configuration)
+                policy: KeyRotationPolicy(configuration: fixture.configuration), clock: SystemClock()
             ).rotate(force: true)
             var jwks = ""
             for _ in 0..<150 {

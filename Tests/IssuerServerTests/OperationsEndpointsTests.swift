@@ -16,7 +16,7 @@ struct OperationsEndpointsTests {
         if environment["ISSUER_KEYS_DIR"] == nil { environment["ISSUER_KEYS_DIR"] = try TestKeyRing.make().path }
         return IssuerDependencies(
             configuration: try Configuration(environment: environment), pool: pool, logger: Logger(label: "test"),
-            serverSecret: ServerSecret(bytes: Array(repeating: 1, count: 32)))
+            serverSecret: ServerSecret(bytes: Array(repeating: 1, count: 32)), clock: SystemClock())
     }
 
     @Test("/healthz answers 200 and /readyz 200 while the database answers")

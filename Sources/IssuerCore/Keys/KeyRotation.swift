@@ -20,7 +20,7 @@ public struct KeyRotation: Sendable {
 
     /// An operator of the ring in `store` under `policy` (SPEC §5); new keys come from `generateKey`.
     public init(
-        store: KeyRingStore, policy: KeyRotationPolicy, clock: any WallClock = SystemClock(),
+        store: KeyRingStore, policy: KeyRotationPolicy, clock: any WallClock,
         generateKey: @escaping @Sendable (_ bits: Int) throws -> RSAPrivateKey = { try RSAPrivateKey.generate(bits: $0) }
     ) {
         self.store = store

@@ -18,7 +18,7 @@ public struct AccessTokenVerifier: Sendable {
     public let maxLength: Int
 
     /// A verifier from explicit settings (SPEC §2).
-    public init(issuer: String, audience: String, clock: any WallClock = SystemClock(), maxLength: Int = 16 * 1024) {
+    public init(issuer: String, audience: String, clock: any WallClock, maxLength: Int = 16 * 1024) {
         self.issuer = issuer
         self.audience = audience
         self.clock = clock
@@ -26,7 +26,7 @@ public struct AccessTokenVerifier: Sendable {
     }
 
     /// A verifier from the configuration (SPEC §2: `ISSUER_URL`, `ISSUER_AUDIENCE`).
-    public init(configuration: Configuration, clock: any WallClock = SystemClock()) {
+    public init(configuration: Configuration, clock: any WallClock) {
         self.init(issuer: configuration.issuerURL.absoluteString, audience: configuration.audience, clock: clock)
     }
 

@@ -21,7 +21,7 @@ public struct TokenSigner: Sendable {
     public let clock: any WallClock
 
     /// A signer from explicit settings (SPEC §2).
-    public init(issuer: String, audience: String, accessTokenTTL: Int, idTokenTTL: Int, clock: any WallClock = SystemClock()) {
+    public init(issuer: String, audience: String, accessTokenTTL: Int, idTokenTTL: Int, clock: any WallClock) {
         self.issuer = issuer
         self.audience = audience
         self.accessTokenTTL = accessTokenTTL
@@ -30,7 +30,7 @@ public struct TokenSigner: Sendable {
     }
 
     /// A signer from the configuration (SPEC §2: `ISSUER_URL`, `ISSUER_AUDIENCE`, the TTLs).
-    public init(configuration: Configuration, clock: any WallClock = SystemClock()) {
+    public init(configuration: Configuration, clock: any WallClock) {
         self.init(
             issuer: configuration.issuerURL.absoluteString, audience: configuration.audience,
             accessTokenTTL: configuration.accessTokenTTL, idTokenTTL: configuration.idTokenTTL, clock: clock)
