@@ -139,7 +139,12 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["Postgres", "IssuerCore", "JOSE"],
+            dependencies: [
+                "Postgres", "IssuerCore", "JOSE",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),

@@ -34,26 +34,9 @@ public final class FreezableProxy: Sendable {
     /// Starts listening at once.
     public init(upstream: Upstream) throws {
         self.upstream = upstream
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw ProxyError.system("socket", errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 64) == 0 else {
-            let code = errno
-            close(listener)
-            throw ProxyError.system("bind/listen", code)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
+        let (listener, port) = try LoopbackSocket.listen(backlog: 64)
         self.listener = listener
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
@@ -174,24 +157,8 @@ public final class FreezableProxy: Sendable {
                 let to = index == 0 ? server : client
                 let count = buffer.withUnsafeMutableBytes { read(from, $0.baseAddress, $0.count) }
                 if count <= 0 { return }
-                guard writeAll(to, buffer, count: count) else { return }
+                guard LoopbackSocket.sendAll(to, buffer[0..<count]) else { return }
             }
         }
-    }
-
-    private func writeAll(_ fd: Int32, _ buffer: [UInt8], count: Int) -> Bool {
-        var written = 0
-        while written < count {
-            let result = buffer.withUnsafeBytes { send(fd, $0.baseAddress! + written, count - written, Int32(MSG_NOSIGNAL)) }
-            if result < 0 && errno == EINTR { continue }
-            if result <= 0 { return false }
-            written += result
-        }
-        return true
-    }
-
-    /// A system call the proxy needs failed.
-    public enum ProxyError: Error {
-        case system(String, Int32)
     }
 }

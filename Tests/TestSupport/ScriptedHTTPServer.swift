@@ -3,13 +3,14 @@ import Synchronization
 
 /// A loopback HTTP server whose every answer is written by hand, byte by byte if need be, to
 /// play a remote party that misbehaves (a trickled body, a redirect, a lying length). Blocking
-/// sockets on threads of its own, so nothing it does depends on the code under test.
-final class ScriptedHTTPServer: Sendable {
+/// sockets on threads of its own, so nothing it does depends on the code under test; raw bytes
+/// on purpose, since a well-behaved HTTP server library could not misbehave this way.
+public final class ScriptedHTTPServer: Sendable {
     /// Writes the answer to one request: `path` was requested, `send` writes bytes and returns
     /// false once the client has gone.
-    typealias Script = @Sendable (_ path: String, _ send: (String) -> Bool) -> Void
+    public typealias Script = @Sendable (_ path: String, _ send: (String) -> Bool) -> Void
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let state = Mutex(State())
 
@@ -19,25 +20,13 @@ final class ScriptedHTTPServer: Sendable {
     }
 
     /// The paths requested so far, in order.
-    var requestedPaths: [String] { state.withLock { $0.paths } }
+    public var requestedPaths: [String] { state.withLock { $0.paths } }
 
-    var isStopped: Bool { state.withLock { $0.stopped } }
+    public var isStopped: Bool { state.withLock { $0.stopped } }
 
-    init(script: @escaping Script) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+    public init(script: @escaping Script) throws {
+        let (fd, port) = try LoopbackSocket.listen(backlog: 16)
+        self.port = port
         listener = fd
         Thread.detachNewThread { [self] in
             while true {
@@ -49,7 +38,7 @@ final class ScriptedHTTPServer: Sendable {
     }
 
     /// Stops accepting and ends every script at its next write.
-    func stop() {
+    public func stop() {
         state.withLock { $0.stopped = true }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
@@ -67,14 +56,7 @@ final class ScriptedHTTPServer: Sendable {
         state.withLock { $0.paths.append(path) }
         script(path) { text in
             guard !self.isStopped else { return false }
-            let bytes = Array(text.utf8)
-            var sent = 0
-            while sent < bytes.count {
-                let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard count > 0 else { return false }
-                sent += count
-            }
-            return true
+            return LoopbackSocket.sendAll(connection, text.utf8)
         }
     }
 }

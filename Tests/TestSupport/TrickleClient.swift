@@ -2,6 +2,9 @@ import Foundation
 
 /// A client that sends a request very slowly, as a "slowloris" attacker does, to test that the
 /// server closes connections that do not deliver a complete request in time (SPEC §7).
+///
+/// Raw sockets on purpose: an HTTP client library sends a request whole, and what is under test
+/// here is a request that never arrives whole. Ordinary requests go through `TestHTTP`.
 public enum TrickleClient {
     /// Connects to 127.0.0.1:`port`, sends `head` at once, then one byte of `body` every
     /// `interval` until the server closes the connection or `giveUpAfter` passes. Answers how
@@ -10,30 +13,20 @@ public enum TrickleClient {
         port: Int, head: String, body: String, interval: TimeInterval, giveUpAfter: TimeInterval
     ) async -> TimeInterval? {
         try? await Offload.run {
-            guard let fd = TestHTTP.connectLoopback(port: port) else { return nil }
+            guard let fd = LoopbackSocket.connect(port: port) else { return nil }
             defer { close(fd) }
             let start = Date()
-            guard sendAll(fd, Array(head.utf8)) else { return 0 }
+            guard LoopbackSocket.sendAll(fd, head.utf8) else { return 0 }
             var remaining = Array(body.utf8)[...]
             while Date().timeIntervalSince(start) < giveUpAfter {
                 if closedByPeer(fd, wait: interval) { return Date().timeIntervalSince(start) }
                 guard let byte = remaining.popFirst() else { continue }
                 // A send into a connection the server closed fails (EPIPE) or is answered by a
                 // reset that the next poll sees.
-                if !sendAll(fd, [byte]) { return Date().timeIntervalSince(start) }
+                if !LoopbackSocket.sendAll(fd, [byte]) { return Date().timeIntervalSince(start) }
             }
             return nil
         } ?? nil
-    }
-
-    private static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { return false }
-            sent += count
-        }
-        return true
     }
 
     /// Waits up to `wait` for the peer to close (end of stream or reset); data it sends (an
