@@ -80,9 +80,7 @@ func buildRouters(
 
     let services = IssuerServices(dependencies, keys: keys)
     JWKSEndpoint(monitor: keys).register(on: routes)
-    AppleExchangeEndpoint(
-        exchange: services.appleExchange, metrics: dependencies.metrics,
-        defaultClientID: configuration.clients.defaultClient.clientID).register(on: routes)
+    AppleExchangeEndpoint(exchange: services.appleExchange, metrics: dependencies.metrics).register(on: routes)
     AuthorizationEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
     AppleCallbackEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
     LogoutEndpoint(endSession: services.endSession).register(on: routes)

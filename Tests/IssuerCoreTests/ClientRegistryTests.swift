@@ -39,6 +39,21 @@ struct ClientRegistryTests {
         #expect(ios.accepts(appleAudience: "anything"))
     }
 
+    @Test("authenticate answers the registered client by its exact client_id, else invalid_client as every endpoint words it")
+    func authenticate() throws {
+        let registry = try ClientRegistry(clients: [
+            OAuthClient(clientID: "web", redirectURIs: ["https://app.example/cb"], scopes: ["openid"]),
+            OAuthClient(clientID: "ios", redirectURIs: ["com.example.app:/cb"], scopes: ["openid", "email"]),
+        ])
+        #expect(try registry.authenticate("ios") == registry.clients[1])
+        #expect(try registry.authenticate("web") == registry.clients[0])
+        let unknown = OAuthError(.invalidClient, "Unknown client_id.")
+        // RFC 6749 §2.2: a client_id is compared as given, not folded or trimmed.
+        for clientID in ["android", "IOS", "ios ", ""] {
+            #expect(throws: unknown) { try registry.authenticate(clientID) }
+        }
+    }
+
     @Test("refused at start", arguments: [
         (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "post_logout_redirect_uris": ["x://cb"], "scopes": ["openid"]}]"#, "both"),
         (#"[{"client_id": "a", "redirect_uris": ["x://cb#frag"], "scopes": ["openid"]}]"#, "invalid redirect URI"),

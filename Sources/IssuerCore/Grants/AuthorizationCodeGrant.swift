@@ -43,9 +43,7 @@ public struct AuthorizationCodeGrant: Sendable {
 
     /// - Parameter logger: the request's logger, so every line carries its request id.
     public func redeem(_ request: Request, logger: Logger) async throws(OAuthError) -> TokenResponse {
-        guard let client = clients.client(id: request.clientID) else {
-            throw OAuthError(.invalidClient, "Unknown client_id.")
-        }
+        let client = try clients.authenticate(request.clientID)
         guard PKCE.isValidVerifier(request.codeVerifier) else {
             throw .invalidGrant("The code_verifier is not a valid PKCE verifier.")
         }

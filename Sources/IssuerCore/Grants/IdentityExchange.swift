@@ -21,8 +21,9 @@ public struct IdentityExchange: Sendable {
         public var idToken: String
         /// The raw nonce the app generated, if it sent one.
         public var nonce: String?
-        /// `client_id`: must name a registered client.
-        public var clientID: String
+        /// `client_id`: must name a registered client; nil (SPEC §3.1: the native sign-in may
+        /// omit it) is the registry's default client.
+        public var clientID: String?
         /// The requested scope, space-separated; nil asks for the default (SPEC §3.1).
         public var scope: String?
         /// The name Apple tells the app only on the first sign-in; stored when present.
@@ -37,9 +38,9 @@ public struct IdentityExchange: Sendable {
         /// token that account deletion revokes.
         public var authorizationCode: String?
 
-        /// Only the token and the client are required.
+        /// Only the token is required; the client defaults as `clientID` says.
         public init(
-            idToken: String, nonce: String? = nil, clientID: String, scope: String? = nil, givenName: String? = nil,
+            idToken: String, nonce: String? = nil, clientID: String?, scope: String? = nil, givenName: String? = nil,
             familyName: String? = nil, userAgent: String? = nil, clientIP: String? = nil, authorizationCode: String? = nil
         ) {
             self.idToken = idToken
@@ -82,9 +83,8 @@ public struct IdentityExchange: Sendable {
     /// - Parameter logger: the request's logger, so every line carries its request id.
     public func exchange(_ request: Request, style: Style, logger: Logger) async throws(OAuthError) -> TokenResponse {
         let request = try request.bounded()
-        guard let client = clients.client(id: request.clientID) else {
-            throw OAuthError(.invalidClient, "Unknown client_id.")
-        }
+        // SPEC §3.1: a native sign-in that names no client signs in to the registry's default one.
+        let client = try request.clientID.map(clients.authenticate) ?? clients.defaultClient
         let scopes = try ScopeRequest.resolve(request.scope, for: client)
         guard let configured = audiences, !configured.isEmpty else {
             throw .temporarilyUnavailable("Sign in with \(verifier.provider.name.capitalized) is not configured on this server.")

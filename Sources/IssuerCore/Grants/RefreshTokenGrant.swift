@@ -57,9 +57,7 @@ public struct RefreshTokenGrant: Sendable {
 
     /// - Parameter logger: the request's logger, so every line carries its request id.
     public func refresh(_ request: Request, logger: Logger) async throws(OAuthError) -> TokenResponse {
-        guard let client = clients.client(id: request.clientID) else {
-            throw OAuthError(.invalidClient, "Unknown client_id.")
-        }
+        let client = try clients.authenticate(request.clientID)
         let requestedScopes = try request.scope.map { scope throws(OAuthError) in try ScopeRequest.resolve(scope, for: client) }
         let presented = RefreshToken(value: request.refreshToken)
         guard RefreshToken.isWellFormed(request.refreshToken) else {

@@ -27,9 +27,7 @@ public struct TokenRevocation: Sendable {
     /// RFC 7009 §2.1. The token's shape tells a refresh token from an access token, so
     /// `token_type_hint` is accepted and not needed (§2.1 allows ignoring it).
     public func revoke(token: String, tokenTypeHint: String?, clientID: String, logger: Logger) async throws(OAuthError) {
-        guard let client = clients.client(id: clientID) else {
-            throw OAuthError(.invalidClient, "Unknown client_id.")
-        }
+        let client = try clients.authenticate(clientID)
         let now = clock.now
         do {
             if RefreshToken.isWellFormed(token) {

@@ -6,8 +6,6 @@ import IssuerCore
 struct AppleExchangeEndpoint {
     let exchange: IdentityExchange
     let metrics: ServerMetrics
-    /// The client a request that names none signs in to.
-    let defaultClientID: String
 
     func register(on routes: RouteRegistrar) {
         routes.add(.appleExchange) { request, context in
@@ -20,8 +18,8 @@ struct AppleExchangeEndpoint {
             let exchangeRequest = IdentityExchange.Request(
                 idToken: try parameters.required("id_token"),
                 nonce: parameters.optional("nonce"),
-                // SPEC §3.1: `client_id` is optional; the registry's first client is the default.
-                clientID: parameters.optional("client_id") ?? defaultClientID,
+                // SPEC §3.1: `client_id` is optional; the exchange takes the registry's default.
+                clientID: parameters.optional("client_id"),
                 scope: parameters.optional("scope"),
                 givenName: name?["given_name"].flatMap { $0.isEmpty ? nil : $0 },
                 familyName: name?["family_name"].flatMap { $0.isEmpty ? nil : $0 },
