@@ -57,7 +57,9 @@ public struct RefreshTokenGrant: Sendable {
 
     /// - Parameter logger: the request's logger, so every line carries its request id.
     public func refresh(_ request: Request, logger: Logger) async throws(OAuthError) -> TokenResponse {
-        let client = try clients.authenticate(request.clientID)
+        guard let client = clients.client(id: request.clientID) else {
+            throw OAuthError(.invalidClient, "Unknown client_id.")
+        }
         let requestedScopes = try request.scope.map { scope throws(OAuthError) in try ScopeRequest.resolve(scope, for: client) }
         let presented = RefreshToken(value: request.refreshToken)
         guard RefreshToken.isWellFormed(request.refreshToken) else {
@@ -73,23 +75,13 @@ public struct RefreshTokenGrant: Sendable {
         } catch {
             throw .storage(error)
         }
-        let outcome = RefreshOutcome.decide(
-            record: record, clientID: client.clientID, requestedScopes: requestedScopes, successorHash: successor.hash,
-            now: now, grace: grace)
-        switch outcome {
-        case .rotated, .retry:
-            let record = record!
-            if outcome == .retry {
-                logger.info("refresh retried within the grace window", metadata: ["sid": "\(record.sessionID)"])
-            }
-            // RFC 6749 §6: the new refresh token keeps the session's scope; only this access
-            // token is narrowed. OIDC Core §12.2: no nonce in a refreshed ID token.
-            return try responder.respond(
-                user: record.user, clientID: client.clientID, scopes: requestedScopes ?? record.scopes,
-                sessionID: record.sessionID, authTime: record.authTime,
-                sessionExpiresAt: record.sessionExpiresAt, nonce: nil, refreshToken: successor)
-        case .reuse:
-            let record = record!
+        switch RefreshOutcome.decide(record: record, successorHash: successor.hash, now: now, grace: grace) {
+        case .rotated(let record):
+            return try answer(record, client: client, requestedScopes: requestedScopes, successor: successor)
+        case .retry(let record):
+            logger.info("refresh retried within the grace window", metadata: ["sid": "\(record.sessionID)"])
+            return try answer(record, client: client, requestedScopes: requestedScopes, successor: successor)
+        case .reuse(let record):
             onReuse()
             logger.warning("refresh token reuse detected; session revoked", metadata: [
                 "sid": "\(record.sessionID)", "sub": "\(record.user.subject)", "generation": "\(record.generation)",
@@ -105,5 +97,16 @@ public struct RefreshTokenGrant: Sendable {
         case .refused(let reason):
             throw .invalidGrant("The refresh token is invalid.", debug: reason)
         }
+    }
+
+    /// RFC 6749 §6: the new refresh token keeps the session's scope; only this access token is
+    /// narrowed. OIDC Core §12.2: no nonce in a refreshed ID token.
+    private func answer(
+        _ record: RefreshRecord, client: OAuthClient, requestedScopes: [String]?, successor: RefreshToken
+    ) throws(OAuthError) -> TokenResponse {
+        try responder.respond(
+            user: record.user, clientID: client.clientID, scopes: requestedScopes ?? record.scopes,
+            sessionID: record.sessionID, authTime: record.authTime, sessionExpiresAt: record.sessionExpiresAt,
+            nonce: nil, refreshToken: successor)
     }
 }

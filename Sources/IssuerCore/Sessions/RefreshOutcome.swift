@@ -1,41 +1,41 @@
 import Foundation
 
-/// The decision of a refresh (SPEC §4.3), computed from the stored record alone, as a value:
-/// the rotation statement has already done whatever the database had to decide under
-/// concurrency, and this says what that means.
+/// The decision of a refresh (SPEC §4.3), as a value. The rotation statement has already decided
+/// everything the database must decide under concurrency (`RefreshVerdict`); this adds the one
+/// thing it leaves to Swift: whether a spent token is an idempotent retry or a theft.
 public enum RefreshOutcome: Sendable, Equatable {
     /// Rotated now: answer the successor.
-    case rotated
+    case rotated(RefreshRecord)
     /// A spent token presented again within the grace window, whose stored successor is the one
     /// we derive: an idempotent retry, answered with that same successor.
-    case retry
-    /// A spent token presented after the grace window: treat as theft and revoke the session.
-    case reuse
+    case retry(RefreshRecord)
+    /// A spent token presented after the grace window, or whose successor is not ours: treat as
+    /// theft and revoke the session.
+    case reuse(RefreshRecord)
     /// Unknown, expired, revoked, or another client's token: `invalid_grant`, nothing changes.
     case refused(String)
     /// The request asked for scopes the session does not have (RFC 6749 §6): nothing changes.
     case scopeNotGranted
 
     /// - Parameters:
-    ///   - record: the stored token and session, or nil if the hash is unknown.
+    ///   - record: what the rotation statement returned, or nil if the hash is unknown.
     ///   - successorHash: the hash of the successor we derive from the presented token.
-    public static func decide(
-        record: RefreshRecord?, clientID: String, requestedScopes: [String]?, successorHash: [UInt8], now: Date,
-        grace: TimeInterval
-    ) -> RefreshOutcome {
+    public static func decide(record: RefreshRecord?, successorHash: [UInt8], now: Date, grace: TimeInterval) -> RefreshOutcome {
         guard let record else { return .refused("unknown refresh token") }
-        guard record.clientID == clientID else { return .refused("refresh token of another client") }
-        if let requestedScopes, !Set(requestedScopes).isSubset(of: record.scopes) { return .scopeNotGranted }
-        guard record.revokedAt == nil else { return .refused("session revoked") }
-        guard record.sessionExpiresAt > now else { return .refused("session past its maximum age") }
-        if record.rotatedNow { return .rotated }
-        guard let spentAt = record.spentAt else {
-            // Not spent, not rotated: the statement's guard refused it, so it has expired.
-            return .refused("refresh token expired")
+        switch record.verdict {
+        case .rotated: return .rotated(record)
+        case .anotherClient: return .refused("refresh token of another client")
+        case .scopeNotGranted: return .scopeNotGranted
+        case .revoked: return .refused("session revoked")
+        case .sessionExpired: return .refused("session past its maximum age")
+        case .expired: return .refused("refresh token expired")
+        case .spent:
+            if let spentAt = record.spentAt, now.timeIntervalSince(spentAt) <= grace,
+                record.successorHash == successorHash
+            {
+                return .retry(record)
+            }
+            return .reuse(record)
         }
-        if now.timeIntervalSince(spentAt) <= grace, record.successorHash == successorHash {
-            return .retry
-        }
-        return .reuse
     }
 }

@@ -1,32 +1,40 @@
 import Foundation
 
 /// What the database knows about a presented refresh token and its session, as the rotation
-/// statement returns it: enough to decide the outcome without another query.
+/// statement returns it: its verdict, and enough to answer or to revoke without another query.
 public struct RefreshRecord: Sendable, Equatable {
+    /// What the statement decided.
+    public var verdict: RefreshVerdict
     /// The token's session.
     public var sessionID: UUID
     /// The token's place in its session's lineage: 0 for the sign-in's first token.
     public var generation: Int
-    /// When the presented token itself expires.
-    public var tokenExpiresAt: Date
-    /// When the token was rotated, if it was.
+    /// When the token was rotated, if it was before this statement.
     public var spentAt: Date?
     /// Hash of the successor an earlier rotation recorded; nil if this statement found it unspent.
     public var successorHash: [UInt8]?
-    /// The session's client; a token presented by another client is refused.
-    public var clientID: String
     /// The session's granted scopes.
     public var scopes: [String]
-    /// The nonce the sign-in carried, if any.
-    public var nonce: String?
     /// When the user signed in: the `auth_time` of every ID token of the session.
     public var authTime: Date
-    /// The session's hard end (`ISSUER_SESSION_MAX_AGE`); no successor outlives it.
+    /// The session's hard end (`ISSUER_SESSION_MAX_AGE`); no token outlives it.
     public var sessionExpiresAt: Date
-    /// When the session was revoked; nil if it was not.
-    public var revokedAt: Date?
-    /// Whether this very statement rotated the token.
-    public var rotatedNow: Bool
     /// The session's user, as the tokens minted from this refresh describe it.
     public var user: UserProfile
+
+    /// Every field, as the statement returns them.
+    public init(
+        verdict: RefreshVerdict, sessionID: UUID, generation: Int, spentAt: Date?, successorHash: [UInt8]?,
+        scopes: [String], authTime: Date, sessionExpiresAt: Date, user: UserProfile
+    ) {
+        self.verdict = verdict
+        self.sessionID = sessionID
+        self.generation = generation
+        self.spentAt = spentAt
+        self.successorHash = successorHash
+        self.scopes = scopes
+        self.authTime = authTime
+        self.sessionExpiresAt = sessionExpiresAt
+        self.user = user
+    }
 }

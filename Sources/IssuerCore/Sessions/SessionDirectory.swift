@@ -14,7 +14,8 @@ public struct SessionDirectory: Sendable {
         public var scope: String
         /// When the user signed in: the ID tokens' `auth_time`.
         public var authTime: Date
-        /// The sign-in or the latest refresh.
+        /// The sign-in or the latest refresh: derived from the newest refresh token's issue time,
+        /// so that a refresh writes nothing to `sessions` (SPEC §4.3's hot path).
         public var lastUsedAt: Date
         /// The session's hard end (`ISSUER_SESSION_MAX_AGE`); no refresh moves it.
         public var expiresAt: Date
@@ -52,7 +53,7 @@ public struct SessionDirectory: Sendable {
     /// Every session of the user, newest first, revoked and expired ones included.
     public func sessions(userID: UUID) async throws -> [SessionSummary] {
         try await pool.query("""
-            SELECT s.id, s.client_id, s.scope, s.auth_time, s.last_used_at, s.expires_at, s.revoked_at, s.revoked_reason,
+            SELECT s.id, s.client_id, s.scope, s.auth_time, greatest(s.last_used_at, max(r.created_at)), s.expires_at, s.revoked_at, s.revoked_reason,
                    s.user_agent, s.client_ip, coalesce(max(r.generation), 0)
             FROM sessions s LEFT JOIN refresh_tokens r ON r.session_id = s.id
             WHERE s.user_id = $1

@@ -1,0 +1,133 @@
+import Foundation
+import IssuerCore
+import Postgres
+import Testing
+import TestSupport
+
+/// The rotation statement is the one place SPEC §4.3's rules are checked (`RefreshVerdict`):
+/// each rule, the order in which they apply when a token breaks several, and that only a
+/// `rotated` verdict changes what is stored.
+@Suite("Refresh rotation statement (SPEC §4.3)")
+struct RefreshRotationStoreTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// The stored state of one token and its session, relative to `now`.
+    struct Stored: Sendable {
+        var clientID = "app"
+        var scope = "openid email profile"
+        var revoked = false
+        var sessionExpiresIn: TimeInterval = 86_400
+        var tokenExpiresIn: TimeInterval = 3_600
+        var spent = false
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        var stored = Stored()
+        var clientID = "app"
+        var scopes: [String]? = nil
+        let expected: RefreshVerdict
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "rotated now", expected: .rotated),
+        Case(name: "narrower scope", scopes: ["openid"], expected: .rotated),
+        Case(name: "another client", clientID: "other", expected: .anotherClient),
+        Case(name: "wider scope", scopes: ["openid", "admin"], expected: .scopeNotGranted),
+        Case(name: "revoked session", stored: Stored(revoked: true), expected: .revoked),
+        Case(name: "session at its maximum age", stored: Stored(sessionExpiresIn: 0), expected: .sessionExpired),
+        Case(name: "expired, never spent", stored: Stored(tokenExpiresIn: 0), expected: .expired),
+        Case(name: "spent", stored: Stored(spent: true), expected: .spent),
+        Case(name: "spent and expired is spent (a late retry is still a reuse)",
+             stored: Stored(tokenExpiresIn: -1, spent: true), expected: .spent),
+        Case(name: "revoked wins over spent", stored: Stored(revoked: true, spent: true), expected: .revoked),
+        Case(name: "session end wins over token expiry", stored: Stored(sessionExpiresIn: -1, tokenExpiresIn: -1),
+             expected: .sessionExpired),
+        Case(name: "another client's token is refused before its scope is considered",
+             clientID: "other", scopes: ["admin"], expected: .anotherClient),
+        Case(name: "a wider scope is refused before revocation is considered", stored: Stored(revoked: true),
+             scopes: ["admin"], expected: .scopeNotGranted),
+    ]
+
+    static let pool = Task { () throws -> ConnectionPool in
+        let pool = try await TestCluster.freshPool(size: 4)
+        try await Migrator(pool: pool).migrate(try IssuerMigrations.builtIn())
+        return pool
+    }
+
+    /// Stores a user, a session and one token as `stored` says; answers the token's hash.
+    static func store(_ stored: Stored, pool: ConnectionPool) async throws -> [UInt8] {
+        let user = UUID()
+        let session = UUID()
+        let hash = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        try await pool.transaction { connection in
+            try connection.query("INSERT INTO users (id, email) VALUES ($1, 'a@example.com')", [user])
+            try connection.query("""
+                INSERT INTO sessions (id, user_id, client_id, scope, auth_time, created_at, last_used_at, expires_at, revoked_at)
+                VALUES ($1, $2, $3, $4, $5, $5, $5, $6, $7)
+                """, [session, user, stored.clientID, stored.scope, now.addingTimeInterval(-600),
+                      now.addingTimeInterval(stored.sessionExpiresIn), stored.revoked ? now.addingTimeInterval(-60) : nil])
+            try connection.query("""
+                INSERT INTO refresh_tokens (token_hash, session_id, generation, created_at, expires_at, spent_at, successor_hash)
+                VALUES ($1, $2, 0, $3, $4, $5, $6)
+                """, [hash, session, now.addingTimeInterval(-600), now.addingTimeInterval(stored.tokenExpiresIn),
+                      stored.spent ? now.addingTimeInterval(-30) : nil,
+                      stored.spent ? Array(repeating: UInt8(9), count: 32) : nil])
+        }
+        return hash
+    }
+
+    @Test(arguments: cases)
+    func verdict(_ testCase: Case) async throws {
+        let pool = try await Self.pool.value
+        let hash = try await Self.store(testCase.stored, pool: pool)
+        let before = try await pool.query("SELECT spent_at, successor_hash FROM refresh_tokens WHERE token_hash = $1", [hash]).single
+        let successor = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        let record = try #require(try await RefreshRotationStore(pool: pool).rotate(
+            tokenHash: hash, successorHash: successor, clientID: testCase.clientID, requestedScopes: testCase.scopes,
+            now: Self.now, successorExpiresAt: Self.now.addingTimeInterval(3_600)))
+        #expect(record.verdict == testCase.expected)
+        let successors = try await pool.query("SELECT count(*) FROM refresh_tokens WHERE token_hash = $1", [successor])
+            .single!.decode(Int.self, at: 0)
+        let after = try await pool.query("SELECT spent_at, successor_hash FROM refresh_tokens WHERE token_hash = $1", [hash]).single
+        if testCase.expected == .rotated {
+            #expect(successors == 1)
+            #expect(try after?.decodeIfPresent(Date.self, at: 0) == Self.now)
+        } else {
+            #expect(successors == 0, "a refused refresh stores no successor")
+            #expect(after?.values == before?.values, "a refused refresh changes nothing")
+        }
+    }
+
+    @Test("an unknown hash answers no record")
+    func unknown() async throws {
+        let pool = try await Self.pool.value
+        let record = try await RefreshRotationStore(pool: pool).rotate(
+            tokenHash: Array(repeating: 1, count: 32), successorHash: Array(repeating: 2, count: 32), clientID: "app",
+            requestedScopes: nil, now: Self.now, successorExpiresAt: Self.now)
+        #expect(record == nil)
+    }
+
+    @Test("a refresh writes nothing to sessions; the session's last use is its newest token's issue time")
+    func lastUsedIsDerived() async throws {
+        let pool = try await Self.pool.value
+        let hash = try await Self.store(Stored(), pool: pool)
+        let sessionRow = { () async throws -> PostgresRow? in
+            try await pool.query(
+                "SELECT s.* FROM sessions s JOIN refresh_tokens r ON r.session_id = s.id WHERE r.token_hash = $1", [hash]).single
+        }
+        let before = try await sessionRow()
+        let later = Self.now.addingTimeInterval(120)
+        let record = try #require(try await RefreshRotationStore(pool: pool).rotate(
+            tokenHash: hash, successorHash: (0..<32).map { _ in UInt8.random(in: 0...255) }, clientID: "app",
+            requestedScopes: nil, now: later, successorExpiresAt: later.addingTimeInterval(3_600)))
+        #expect(record.verdict == .rotated)
+        #expect(try await sessionRow()?.values == before?.values)
+        let userID: UUID = try #require(try await pool.query("SELECT user_id FROM sessions WHERE id = $1", [record.sessionID])
+            .single?.decode(at: 0))
+        let summary = try #require(try await SessionDirectory(pool: pool).sessions(userID: userID).first)
+        #expect(summary.lastUsedAt == later)
+        #expect(summary.generation == 1)
+    }
+}
