@@ -183,5 +183,10 @@ let package = Package(
             dependencies: ["TestSupport", "Postgres"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "IssuerCLITests",
+            dependencies: ["issuer", "IssuerCore", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

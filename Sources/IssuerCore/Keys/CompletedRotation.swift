@@ -1,5 +1,7 @@
+import Foundation
+
 /// A rotation that happened (SPEC §5): `promoted` went next → active, `retired` active → retired,
-/// and `next` is the fresh next key.
+/// and `next` is the fresh next key. The CLI words it.
 public struct CompletedRotation: Sendable {
     /// The ring after the rotation (SPEC §5).
     public let ring: KeyRing
@@ -9,8 +11,8 @@ public struct CompletedRotation: Sendable {
     public let retired: SigningKey
     /// The new next key (SPEC §5).
     public let next: SigningKey
-    /// Set when `--force` overrode the SPEC §5 timing: says what the rotation risks.
-    public let warning: String?
-    /// One line for the operator (SPEC §5).
-    public let message: String
+    /// Set when `--force` overrode the SPEC §5 timing: what the rotation risks.
+    public let forced: ForcedRotation?
+    /// When the rotation happened, whole seconds (SPEC §5).
+    public let rotatedAt: Date
 }

@@ -50,19 +50,17 @@ public struct KeyRotation: Sendable {
                 let next = try generateKey(state: .next, at: now)
                 let updated = try KeyRing(keys: [active, next])
                 return (updated, KeyInitialization(
-                    ring: updated, created: [active, next],
-                    message: "created active key \(active.kid) and next key \(next.kid) in \(store.directory.path)"))
+                    ring: updated, created: [active, next], change: .createdRing(activeKid: active.kid, nextKid: next.kid),
+                    directory: store.directory.path))
             }
             if ring.next == nil {
                 let next = try generateKey(state: .next, at: now)
                 let updated = try KeyRing(keys: ring.keys + [next], signerTiming: ring.signerTiming)
                 return (updated, KeyInitialization(
-                    ring: updated, created: [next],
-                    message: "the ring had no next key: created next key \(next.kid), promotable from \(policy.promotableAt(createdAt: now).ISO8601Format())"))
+                    ring: updated, created: [next], change: .addedNextKey(kid: next.kid, promotableAt: policy.promotableAt(createdAt: now)),
+                    directory: store.directory.path))
             }
-            return (nil, KeyInitialization(
-                ring: ring, created: [],
-                message: "the key ring in \(store.directory.path) is already initialized (\(ring.keys.count) keys); nothing to do"))
+            return (nil, KeyInitialization(ring: ring, created: [], change: .none, directory: store.directory.path))
         }
     }
 
@@ -70,7 +68,7 @@ public struct KeyRotation: Sendable {
     ///
     /// Throws ``KeyRotationError/tooEarly(nextKid:enteredAt:allowedAt:now:)`` while the next key has
     /// been published for less than ``KeyRotationPolicy/promotionDelay``, unless `force`; a forced
-    /// early rotation carries a warning. With `force` and no next key at all, a fresh key is made
+    /// early rotation says what it risked (``CompletedRotation/forced``). With `force` and no next key at all, a fresh key is made
     /// active at once (the leaked-key emergency on a hand-edited ring).
     public func rotate(force: Bool = false) throws -> CompletedRotation {
         try store.modify { ring in
@@ -89,17 +87,16 @@ public struct KeyRotation: Sendable {
             let activatedAt = active.activatedAt ?? active.createdAt
             let dueAt = activatedAt.addingTimeInterval(age.timeInterval)
             guard now >= dueAt else {
-                return (nil, .skipped(reason: "active key \(active.kid) was activated at \(activatedAt.ISO8601Format()), \(ReadableInterval(now.timeIntervalSince(activatedAt))) ago, less than \(ReadableInterval(age.timeInterval)): not rotating before \(dueAt.ISO8601Format())"))
+                return (nil, .skipped(.notDue(activeKid: active.kid, activatedAt: activatedAt, minimumAge: age, dueAt: dueAt, now: now)))
             }
             guard let next = ring.next else {
                 let next = try generateKey(state: .next, at: now)
                 let updated = try KeyRing(keys: ring.keys + [next], signerTiming: ring.signerTiming)
-                return (updated, .skipped(reason: "active key \(active.kid) is due for rotation but the ring had no next key: created next key \(next.kid), promotable from \(policy.promotableAt(createdAt: now).ISO8601Format())"))
+                return (updated, .skipped(.addedNextKey(activeKid: active.kid, nextKid: next.kid, promotableAt: policy.promotableAt(createdAt: now))))
             }
             let allowedAt = policy.promotableAt(createdAt: next.createdAt)
             guard now >= allowedAt else {
-                let refusal = KeyRotationError.tooEarly(nextKid: next.kid, enteredAt: next.createdAt, allowedAt: allowedAt, now: now)
-                return (nil, .skipped(reason: refusal.description))
+                return (nil, .skipped(.tooEarly(.tooEarly(nextKid: next.kid, enteredAt: next.createdAt, allowedAt: allowedAt, now: now))))
             }
             let rotation = try rotation(of: ring, at: now, force: false)
             return (rotation.ring, .rotated(rotation))
@@ -110,29 +107,28 @@ public struct KeyRotation: Sendable {
     private func rotation(of ring: KeyRing, at now: Date, force: Bool) throws -> CompletedRotation {
         guard let active = ring.active else { throw KeyRotationError.emptyRing(directory: store.directory.path) }
         let promoted: SigningKey
-        var warning: String?
+        var forced: ForcedRotation?
         if let next = ring.next {
             let allowedAt = policy.promotableAt(createdAt: next.createdAt)
             if now < allowedAt {
                 guard force else {
                     throw KeyRotationError.tooEarly(nextKid: next.kid, enteredAt: next.createdAt, allowedAt: allowedAt, now: now)
                 }
-                warning = "forced rotation: next key \(next.kid) has been published for only \(ReadableInterval(now.timeIntervalSince(next.createdAt))) (less than \(Int(policy.promotionDelay)) s); verifiers that have not yet fetched the new key will reject tokens signed with it until they refresh the JWKS (up to \(ReadableInterval(allowedAt.timeIntervalSince(now))) more)"
+                forced = .promotedEarly(
+                    kid: next.kid, publishedAt: next.createdAt, promotableAt: allowedAt, promotionDelay: policy.promotionDelay)
             }
             promoted = next.activated(at: now)
         } else {
             guard force else { throw KeyRotationError.noNextKey(activeKid: active.kid) }
             promoted = try generateKey(state: .active, at: now)
-            warning = "forced rotation without a next key: new active key \(promoted.kid) was never published; verifiers will reject tokens signed with it until they refresh the JWKS (up to \(Int(policy.promotionDelay)) s)"
+            forced = .promotedUnpublished(kid: promoted.kid, promotionDelay: policy.promotionDelay)
         }
         let retired = active.retired(at: now, publishedUntil: policy.publishedUntil(retiredAt: now))
         let newNext = try generateKey(state: .next, at: now)
         let updated = try KeyRing(keys: [promoted, newNext, retired] + ring.retired, signerTiming: ring.signerTiming)
         // The ring may have lengthened the window to what the servers recorded (SignerTiming).
         let recorded = updated.key(kid: retired.kid) ?? retired
-        return CompletedRotation(
-            ring: updated, promoted: promoted, retired: recorded, next: newNext, warning: warning,
-            message: "rotated: \(promoted.kid) is now active; \(retired.kid) retired, published until \((recorded.publishedUntil ?? now).ISO8601Format()); new next key \(newNext.kid)")
+        return CompletedRotation(ring: updated, promoted: promoted, retired: recorded, next: newNext, forced: forced, rotatedAt: now)
     }
 
     /// When prune may remove the retired `key` (SPEC §5): not before its `publishedUntil` (which
@@ -145,7 +141,7 @@ public struct KeyRotation: Sendable {
     }
 
     /// `issuer keys prune` (SPEC §5): removes retired keys whose ``prunableAt(_:)`` has passed;
-    /// with `force`, every retired key, with a warning naming the tokens that will stop verifying.
+    /// with `force`, every retired key, saying which were removed early (``KeyPruning/forced``).
     public func prune(force: Bool = false) throws -> KeyPruning {
         try store.modify { ring in
             let now = self.now
@@ -153,18 +149,14 @@ public struct KeyRotation: Sendable {
             let isDue = { (key: SigningKey) in prunableAt(key).map { now >= $0 } ?? false }
             let removed = retired.filter { force || isDue($0) }
             guard !removed.isEmpty else {
-                let upcoming = retired.compactMap(prunableAt).min()
-                let message = upcoming.map { "nothing to prune: the first retired key may be pruned from \($0.ISO8601Format()) (in \(ReadableInterval($0.timeIntervalSince(now))))" }
-                    ?? "nothing to prune: no retired keys"
-                return (nil, KeyPruning(ring: ring, removed: [], warning: nil, message: message))
+                return (nil, KeyPruning(
+                    ring: ring, removed: [], forced: nil, nextPrunableAt: retired.compactMap(prunableAt).min(), prunedAt: now))
             }
             let early = removed.filter { !isDue($0) }
-            let warning = early.isEmpty ? nil : "forced prune: removed \(early.map(\.kid).joined(separator: ", ")) before \(early.compactMap(prunableAt).max()!.ISO8601Format()); tokens they signed that are still within their lifetime will stop verifying"
+            let forced = early.compactMap(prunableAt).max().map { (kids: early.map(\.kid), prunableAt: $0) }
             let removedKids = Set(removed.map(\.kid))
             let updated = try KeyRing(keys: ring.keys.filter { !removedKids.contains($0.kid) }, signerTiming: ring.signerTiming)
-            return (updated, KeyPruning(
-                ring: updated, removed: removed, warning: warning,
-                message: "pruned \(removed.count) retired key(s): \(removed.map(\.kid).joined(separator: ", "))"))
+            return (updated, KeyPruning(ring: updated, removed: removed, forced: forced, nextPrunableAt: nil, prunedAt: now))
         }
     }
 }

@@ -4,5 +4,5 @@ public enum KeyRotationOutcome: Sendable {
     /// The ring was rotated.
     case rotated(CompletedRotation)
     /// Nothing was rotated; the reason says why (and what, if anything, was prepared instead).
-    case skipped(reason: String)
+    case skipped(KeyRotationSkip)
 }

@@ -33,6 +33,8 @@ struct KeysCommand: ParsableCommand {
             return try body()
         } catch let error as ExitCode {
             throw error
+        } catch let refusal as KeyRotationError {
+            throw fail(command, refusal.message)
         } catch {
             throw fail(command, "\(error)")
         }

@@ -36,10 +36,7 @@ struct KeysRotateCommand: ParsableCommand {
     func run() throws {
         let rotation = try settings.rotation()
         if let ifOlderThan {
-            switch try KeysCommand.run("rotate", { try rotation.rotateIfOlderThan(ifOlderThan) }) {
-            case .rotated(let completed): print(completed.message)
-            case .skipped(let reason): print(reason)
-            }
+            print(try KeysCommand.run("rotate", { try rotation.rotateIfOlderThan(ifOlderThan) }).message)
             return
         }
         let completed = try KeysCommand.run("rotate") { try rotation.rotate(force: force) }
