@@ -1,6 +1,6 @@
 // libFuzzer target: `X-Forwarded-For` resolution. The first line of the input is the peer's
-// address, the rest the header. Built by scripts/fuzz with Sources/IssuerCore/IPAddressRange.swift
-// and Sources/IssuerCore/ForwardedFor.swift.
+// address, the rest the header. Built by scripts/fuzz with Sources/IssuerCore/Network/IPAddressRange.swift
+// and Sources/IssuerCore/Network/ForwardedFor.swift.
 
 let trusted = ["10.0.0.0/8", "192.168.0.0/16", "127.0.0.1", "fd00::/8", "::1/128"].compactMap(IPAddressRange.init(cidr:))
 
