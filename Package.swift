@@ -32,6 +32,8 @@ let package = Package(
         // Already in the graph through Hummingbird; named for NIOHTTPTypes, the request parts the
         // request-read timeout handler watches (SPEC §7 slow clients).
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        // issuer-bench only: latency histograms of the open-loop mode (issue 12's p99 target).
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(
@@ -133,6 +135,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             path: "Benchmarks/IssuerBench",
             swiftSettings: swiftSettings

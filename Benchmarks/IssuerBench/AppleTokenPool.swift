@@ -11,7 +11,9 @@ import NIOCore
 struct AppleTokenPool: Sendable {
     let bodies: [ByteBuffer]
 
-    init(_ options: LoadOptions) throws {
+    /// - Parameter validFor: seconds the tokens must stay valid; by default the run's length and
+    ///   ten minutes more.
+    init(_ options: LoadOptions, validFor: Double? = nil) throws {
         let directory = URL(fileURLWithPath: options.devAppleDir)
         let keyFile = directory.appendingPathComponent(DevAppleSigner.keyFileName).path
         // Never create a key here: a fresh key would be one the server under test does not trust.
@@ -21,7 +23,7 @@ struct AppleTokenPool: Sendable {
         let signer = try DevAppleSigner(directory: directory)
         let run = UUID().uuidString.prefix(8).lowercased()
         // Valid for the whole run, however long it is asked to be.
-        let lifetime = 600 + options.warmup + options.seconds
+        let lifetime = validFor ?? (600 + options.warmup + options.seconds)
         bodies = try (0..<options.users).map { index in
             let token = try signer.identityToken(
                 subject: "000000.bench\(run).\(index)", email: "bench-\(index)@privaterelay.appleid.com",

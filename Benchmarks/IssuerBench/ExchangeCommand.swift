@@ -39,8 +39,8 @@ struct ExchangeCommand: AsyncParsableCommand {
                 throw BenchError("the first exchange failed (\(report.firstErrorSample ?? "?")); is the server trusting the dev Apple?")
             }
             if load.warmup > 0 { workers = await generator.run(workers: workers, for: .seconds(load.warmup), step: step).workers }
-            let report = await generator.run(workers: workers, for: .seconds(load.seconds), step: step).report
-            report.printSummary(mode: "exchange", connections: connections)
+            let report = await generator.run(workers: workers, for: .seconds(load.seconds), rate: load.rate, step: step).report
+            report.printSummary(mode: "exchange", connections: connections, offered: load.rate)
         } catch {
             try await generator.shutdown()
             throw error

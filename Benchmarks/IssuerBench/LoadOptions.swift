@@ -21,12 +21,22 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "Apple audience of the minted identity tokens: an entry of the server's ISSUER_APPLE_CLIENT_IDS.")
     var audience = "dev.issuer.local"
 
+    @Option(help: """
+        Open loop: offer this many requests per second on a fixed schedule, whatever the answers' \
+        latency, and measure each from its scheduled start (corrected for coordinated omission). \
+        Without it, closed loop: each connection sends its next request when the previous answered.
+        """)
+    var rate: Double?
+
     @Option(help: "Distinct Apple users to sign in as, minted before the clock starts so the client signs nothing while measuring.")
     var users = 1024
 
     func validate() throws {
         guard connections > 0, seconds > 0, warmup >= 0, users > 0 else {
             throw ValidationError("--connections, --seconds and --users must be positive, --warmup not negative")
+        }
+        if let rate, !(rate > 0 && rate <= 1_000_000) {
+            throw ValidationError("--rate must lie between 0 and 1,000,000 requests per second")
         }
         guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil else {
             throw ValidationError("--url must be an http(s) URL")

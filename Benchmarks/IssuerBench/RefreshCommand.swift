@@ -10,9 +10,6 @@ import NIOFoundationCompat
 /// Each connection follows its own rotation chain: it signs in once (untimed), then presents
 /// its current refresh token and must use the successor from each answer in the next request,
 /// as an app does. A failed rotation counts as an error and the connection starts a new chain.
-///
-/// HOOK: written against SPEC §3.2 before the refresh grant was merged; until it is, every
-/// timed request answers 400 `unsupported_grant_type`, which this mode reports as errors.
 struct RefreshCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refresh",
@@ -66,9 +63,9 @@ struct RefreshCommand: AsyncParsableCommand {
         }
         var workers = (0..<connections).map { Worker(index: $0) }
         if load.warmup > 0 { workers = await generator.run(workers: workers, for: .seconds(load.warmup), step: step).workers }
-        let report = await generator.run(workers: workers, for: .seconds(load.seconds), step: step).report
+        let report = await generator.run(workers: workers, for: .seconds(load.seconds), rate: load.rate, step: step).report
         try await generator.shutdown()
-        report.printSummary(mode: "refresh", connections: connections)
+        report.printSummary(mode: "refresh", connections: connections, offered: load.rate)
     }
 
     /// The successor refresh token of a 200 answer, else nil.
