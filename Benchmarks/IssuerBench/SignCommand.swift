@@ -40,7 +40,7 @@ struct SignCommand: ParsableCommand {
             store: KeyRingStore(directory: directory),
             policy: KeyRotationPolicy(longestTokenLifetime: 3600, reloadInterval: 5), clock: SystemClock()
         ).initialize().ring
-        let signer = TokenSigner(issuer: "http://127.0.0.1:8080", audience: "clanboards-mobile", accessTokenTTL: 3600, idTokenTTL: 3600, clock: SystemClock())
+        let signer = TokenSigner(issuer: "http://127.0.0.1:8080", audience: "clanboards-mobile", accessTokenTTL: .seconds(3600), idTokenTTL: .seconds(3600), clock: SystemClock())
         let contents = TokenContents(
             subject: UUID().uuidString.lowercased(), clientID: "clanboards-mobile", scopes: ["email", "profile"],
             sessionID: UUID().uuidString.lowercased(), authTime: Date(), sessionExpiresAt: Date().addingTimeInterval(86_400),

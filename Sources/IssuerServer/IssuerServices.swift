@@ -27,9 +27,14 @@ struct IssuerServices: Sendable {
             url: configuration.appleJWKSURL, fetcher: dependencies.jwksFetcher, clock: clock,
             logger: logger, onFetch: { metrics.recordJWKSFetch(provider: "apple", succeeded: $0) })
         let verifier = IdentityTokenVerifier(provider: .apple(jwksURL: configuration.appleJWKSURL), keys: appleKeys, clock: clock)
-        let responder = TokenResponder(signer: TokenSigner(configuration: configuration, clock: clock), ring: ring)
+        let issuerURL = configuration.issuerURL.absoluteString
+        let responder = TokenResponder(
+            signer: TokenSigner(
+                issuer: issuerURL, audience: configuration.audience,
+                accessTokenTTL: configuration.accessTokenTTL, idTokenTTL: configuration.idTokenTTL, clock: clock),
+            ring: ring)
         let sessions = SessionRevocation(pool: dependencies.pool)
-        let accessTokens = AccessTokenVerifier(configuration: configuration, clock: clock)
+        let accessTokens = AccessTokenVerifier(issuer: issuerURL, audience: configuration.audience, clock: clock)
         let vault = AppleTokenVault(secret: dependencies.serverSecret)
         let appleAPI = Self.appleAPI(dependencies)
         appleRevocations = AppleRevocationQueue(pool: dependencies.pool, vault: vault, api: appleAPI, clock: clock, events: metrics)
@@ -56,13 +61,12 @@ struct IssuerServices: Sendable {
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
             secret: dependencies.serverSecret, responder: responder, clock: clock,
-            refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshReuseGrace,
+            refreshTokenTTL: configuration.refreshTokenTTL.wholeSeconds, grace: configuration.refreshReuseGrace.wholeSeconds,
             onReuse: { metrics.recordRefreshReuse() })
         revocation = TokenRevocation(
             revocation: sessions, clients: configuration.clients, verifier: accessTokens, ring: ring, clock: clock)
         userInfo = UserInfoService(pool: dependencies.pool, verifier: accessTokens, ring: ring, clock: clock)
 
-        let issuerURL = configuration.issuerURL.absoluteString
         let base = issuerURL.hasSuffix("/") ? String(issuerURL.dropLast()) : issuerURL
         let callbackURL = base + Route.appleCallback.path
         let custody = appleCustody
@@ -94,12 +98,10 @@ struct IssuerServices: Sendable {
     /// (SPEC §2: codes are then not redeemed).
     static func appleAPI(_ dependencies: IssuerDependencies) -> AppleTokenAPI? {
         let configuration = dependencies.configuration
-        return configuration.appleCredentials.map { credentials in
+        return configuration.appleCredentials.map {
             AppleTokenAPI(
-                transport: dependencies.appleTransport,
-                secret: AppleClientSecret(
-                    teamID: credentials.teamID, keyID: credentials.keyID, key: credentials.signingKey, clock: dependencies.clock),
-                tokenURL: configuration.appleTokenURL, revokeURL: configuration.appleRevokeURL)
+                credentials: $0, transport: dependencies.appleTransport,
+                tokenURL: configuration.appleTokenURL, revokeURL: configuration.appleRevokeURL, clock: dependencies.clock)
         }
     }
 }

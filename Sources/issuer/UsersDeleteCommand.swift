@@ -37,8 +37,11 @@ struct UsersDeleteCommand: AsyncParsableCommand {
             logger.logLevel = .error
             let secret = try await ServerSecret.load(configured: configuration.secret, pool: pool)
             let clock = SystemClock()
+            let api = AppleTokenAPI.live(
+                credentials: configuration.appleCredentials, tokenURL: configuration.appleTokenURL,
+                revokeURL: configuration.appleRevokeURL, clock: clock)
             let queue = AppleRevocationQueue(
-                pool: pool, vault: AppleTokenVault(secret: secret), api: AppleTokenAPI.live(configuration, clock: clock), clock: clock,
+                pool: pool, vault: AppleTokenVault(secret: secret), api: api, clock: clock,
                 events: UncountedAccountEvents())
             let deletion = AccountDeletion(pool: pool, clock: clock, revocations: queue, events: UncountedAccountEvents())
             guard let outcome = try await deletion.delete(userID: userID, reason: .operatorRequest, logger: logger) else {

@@ -13,7 +13,7 @@ import TestSupport
     }
 
     static func sign(_ clock: ManualClock, issuer: String = TokenSignerTests.issuer, key: SigningKey? = nil) throws -> SignedTokens {
-        let signer = TokenSigner(issuer: issuer, audience: TokenSignerTests.audience, accessTokenTTL: 900, idTokenTTL: 1800, clock: clock)
+        let signer = TokenSigner(issuer: issuer, audience: TokenSignerTests.audience, accessTokenTTL: .seconds(900), idTokenTTL: .seconds(1800), clock: clock)
         return try signer.sign(TokenSignerTests.contents, key: key ?? ring.active!)
     }
 
@@ -56,7 +56,7 @@ import TestSupport
         // A token signed by key C while it was active verifies while C is published, and not after its window.
         let retiredC = try #require(Self.ring.retired.first)
         let activeC = SigningKey(privateKey: retiredC.privateKey, state: .active, createdAt: Self.start, activatedAt: Self.start)
-        let signer = TokenSigner(issuer: TokenSignerTests.issuer, audience: TokenSignerTests.audience, accessTokenTTL: 7200, idTokenTTL: 60, clock: clock)
+        let signer = TokenSigner(issuer: TokenSignerTests.issuer, audience: TokenSignerTests.audience, accessTokenTTL: .seconds(7200), idTokenTTL: .seconds(60), clock: clock)
         let byC = try signer.sign(TokenSignerTests.contents, key: activeC).accessToken
         clock.advance(by: 3599)
         #expect(try Self.verifier(clock).verify(byC, ring: Self.ring).subject == "user-123")

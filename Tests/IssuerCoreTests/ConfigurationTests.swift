@@ -28,11 +28,11 @@ struct ConfigurationTests {
         #expect(configuration.appleJWKSURL.absoluteString == "https://appleid.apple.com/auth/keys")
         #expect(configuration.appleAuthorizeURL.absoluteString == "https://appleid.apple.com/auth/authorize")
         #expect(configuration.appleRequireNonce == false)
-        #expect(configuration.accessTokenTTL == 3600)
-        #expect(configuration.idTokenTTL == 3600)
-        #expect(configuration.refreshTokenTTL == 2_592_000)
-        #expect(configuration.sessionMaxAge == 7_776_000)
-        #expect(configuration.refreshReuseGrace == 10)
+        #expect(configuration.accessTokenTTL == .seconds(3600))
+        #expect(configuration.idTokenTTL == .seconds(3600))
+        #expect(configuration.refreshTokenTTL == .seconds(2_592_000))
+        #expect(configuration.sessionMaxAge == .seconds(7_776_000))
+        #expect(configuration.refreshReuseGrace == .seconds(10))
         #expect(configuration.secret == nil)
         #expect(configuration.migrationsDirectory == nil)
         #expect(configuration.trustedProxies.isEmpty)
@@ -69,7 +69,7 @@ struct ConfigurationTests {
         #expect(configuration.rateLimit == nil)
         #expect(configuration.logLevel == .debug)
         #expect(configuration.logFormat == .json)
-        #expect(configuration.sessionMaxAge == 7_776_000, "an empty value counts as unset")
+        #expect(configuration.sessionMaxAge == .seconds(7_776_000), "an empty value counts as unset")
     }
 
     @Test("each invalid value is refused with an error naming its setting", arguments: [

@@ -22,7 +22,7 @@ struct SignInStoreTests {
     @Test("16 concurrent first sign-ins of one Apple sub create exactly one user, and 16 sessions")
     func concurrentFirstSignIns() async throws {
         let pool = try await Self.migratedPool(size: 16)
-        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: 3600, sessionMaxAge: 7200)
+        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
         let users = try await withThrowingTaskGroup(of: UUID.self) { group in
             for _ in 0..<16 {
                 group.addTask { try await store.signIn(Self.request(subject: "race.sub")).user.id }
@@ -40,7 +40,7 @@ struct SignInStoreTests {
     func sessionRecord() async throws {
         let pool = try await Self.migratedPool(size: 2)
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let store = SignInStore(pool: pool, clock: clock, refreshTokenTTL: 10_000, sessionMaxAge: 5_000)
+        let store = SignInStore(pool: pool, clock: clock, refreshTokenTTL: .seconds(10_000), sessionMaxAge: .seconds(5_000))
         let signIn = try await store.signIn(Self.request(subject: "record.sub", givenName: "Ada"))
         let row = try #require(try await pool.query("""
             SELECT s.user_id, s.client_id, s.scope, s.nonce, s.auth_time, s.expires_at, s.user_agent, s.client_ip,
@@ -65,7 +65,7 @@ struct SignInStoreTests {
     @Test("a later sign-in updates the email but never erases a stored name")
     func profileUpdates() async throws {
         let pool = try await Self.migratedPool(size: 2)
-        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: 3600, sessionMaxAge: 7200)
+        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
         let first = try await store.signIn(Self.request(subject: "profile.sub", givenName: "Ada", email: "old@example.com"))
         let second = try await store.signIn(Self.request(subject: "profile.sub", givenName: nil, email: "new@example.com"))
         #expect(first.user.id == second.user.id)

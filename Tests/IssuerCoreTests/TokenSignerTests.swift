@@ -24,7 +24,7 @@ import TestSupport
         sessionExpiresAt: start.addingTimeInterval(86_400), nonce: "n-0S6_WzA2Mj",
         profile: .init(email: "a@privaterelay.appleid.com", emailVerified: true, name: "Ada Lovelace", givenName: "Ada", familyName: "Lovelace"))
 
-    static func signer(_ clock: ManualClock, accessTTL: Int = 900, idTTL: Int = 1800) -> TokenSigner {
+    static func signer(_ clock: ManualClock, accessTTL: Duration = .seconds(900), idTTL: Duration = .seconds(1800)) -> TokenSigner {
         TokenSigner(issuer: issuer, audience: audience, accessTokenTTL: accessTTL, idTokenTTL: idTTL, clock: clock)
     }
 
@@ -126,7 +126,7 @@ import TestSupport
 
     @Test("no token outlives its session (SPEC §4.3): exp is capped at the session's end")
     func expiryCappedAtSessionEnd() throws {
-        let signer = Self.signer(ManualClock(Self.start), accessTTL: 900, idTTL: 1800)
+        let signer = Self.signer(ManualClock(Self.start), accessTTL: .seconds(900), idTTL: .seconds(1800))
         var contents = Self.contents
         contents.sessionExpiresAt = Self.start.addingTimeInterval(120)
         let tokens = try signer.sign(contents, ring: Self.ring)

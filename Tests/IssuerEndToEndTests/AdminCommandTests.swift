@@ -13,7 +13,7 @@ struct AdminCommandTests {
         let migrated = try await ServeCommandTests.run(["migrate", "--database-url", database], in: directory)
         #expect(migrated.code == 0, "\(migrated.output)")
         let pool = ConnectionPool(conninfo: database, size: 2)
-        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: 3600, sessionMaxAge: 7200)
+        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
         let identity = ExternalIdentity(provider: "apple", subject: "001.admin", audience: "com.example.app", email: "ops@example.com", emailVerified: true)
         let first = try await store.signIn(SignInRequest(identity: identity, givenName: "Ada", clientID: "clanboards-mobile", scopes: ["openid"], userAgent: "App/1", clientIP: "198.51.100.7"))
         let second = try await store.signIn(SignInRequest(identity: identity, clientID: "clanboards-mobile", scopes: ["openid"]))

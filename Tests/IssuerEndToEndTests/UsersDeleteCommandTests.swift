@@ -13,7 +13,7 @@ struct UsersDeleteCommandTests {
         let migrated = try await ServeCommandTests.run(["migrate", "--database-url", database], in: directory)
         #expect(migrated.code == 0, "\(migrated.output)")
         let pool = ConnectionPool(conninfo: database, size: 2)
-        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: 3600, sessionMaxAge: 7200)
+        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
         let identity = ExternalIdentity(provider: "apple", subject: "001.support", audience: "com.example.app", email: "asks@example.com", emailVerified: true)
         let signIn = try await store.signIn(SignInRequest(identity: identity, clientID: "clanboards-mobile", scopes: ["openid"]))
         let kept = try await store.signIn(SignInRequest(

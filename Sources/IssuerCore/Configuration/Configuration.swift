@@ -41,16 +41,16 @@ public struct Configuration: Sendable {
     /// ISSUER_APPLE_ACCEPT_UNHASHED_NONCE: also accept a token whose `nonce` claim is the raw
     /// nonce (SPEC §3.1; weaker, since the claim is readable in a stolen token).
     public var appleAcceptUnhashedNonce: Bool
-    /// ISSUER_ACCESS_TOKEN_TTL: access token lifetime in seconds.
-    public var accessTokenTTL: Int
-    /// ISSUER_ID_TOKEN_TTL: ID token lifetime in seconds.
-    public var idTokenTTL: Int
-    /// ISSUER_REFRESH_TOKEN_TTL: seconds; each rotated refresh token gets a fresh TTL.
-    public var refreshTokenTTL: Int
-    /// ISSUER_SESSION_MAX_AGE: seconds; no refresh extends a session past this.
-    public var sessionMaxAge: Int
-    /// ISSUER_REFRESH_REUSE_GRACE: seconds a rotated refresh token is still honoured as a retry (SPEC §4.3).
-    public var refreshReuseGrace: Int
+    /// ISSUER_ACCESS_TOKEN_TTL (whole seconds): access token lifetime.
+    public var accessTokenTTL: Duration
+    /// ISSUER_ID_TOKEN_TTL (whole seconds): ID token lifetime.
+    public var idTokenTTL: Duration
+    /// ISSUER_REFRESH_TOKEN_TTL (whole seconds); each rotated refresh token gets a fresh TTL.
+    public var refreshTokenTTL: Duration
+    /// ISSUER_SESSION_MAX_AGE (whole seconds); no refresh extends a session past this.
+    public var sessionMaxAge: Duration
+    /// ISSUER_REFRESH_REUSE_GRACE (whole seconds): how long a rotated refresh token is still honoured as a retry (SPEC §4.3).
+    public var refreshReuseGrace: Duration
     /// The decoded `ISSUER_SECRET`; nil: generated once and kept in the database.
     public var secret: [UInt8]?
     /// Overrides the migrations built into the binary.
@@ -130,11 +130,11 @@ public struct Configuration: Sendable {
         appleAuthorizeURL = try reader.remoteURL("ISSUER_APPLE_AUTHORIZE_URL", default: "https://appleid.apple.com/auth/authorize")
         appleRequireNonce = try reader.bool("ISSUER_APPLE_REQUIRE_NONCE", default: false)
         appleAcceptUnhashedNonce = try reader.bool("ISSUER_APPLE_ACCEPT_UNHASHED_NONCE", default: false)
-        accessTokenTTL = try reader.positiveInt("ISSUER_ACCESS_TOKEN_TTL", default: 3600)
-        idTokenTTL = try reader.positiveInt("ISSUER_ID_TOKEN_TTL", default: 3600)
-        refreshTokenTTL = try reader.positiveInt("ISSUER_REFRESH_TOKEN_TTL", default: 2_592_000)
-        sessionMaxAge = try reader.positiveInt("ISSUER_SESSION_MAX_AGE", default: 7_776_000)
-        refreshReuseGrace = try reader.positiveInt("ISSUER_REFRESH_REUSE_GRACE", default: 10)
+        accessTokenTTL = .seconds(try reader.positiveInt("ISSUER_ACCESS_TOKEN_TTL", default: 3600))
+        idTokenTTL = .seconds(try reader.positiveInt("ISSUER_ID_TOKEN_TTL", default: 3600))
+        refreshTokenTTL = .seconds(try reader.positiveInt("ISSUER_REFRESH_TOKEN_TTL", default: 2_592_000))
+        sessionMaxAge = .seconds(try reader.positiveInt("ISSUER_SESSION_MAX_AGE", default: 7_776_000))
+        refreshReuseGrace = .seconds(try reader.positiveInt("ISSUER_REFRESH_REUSE_GRACE", default: 10))
         if let text = reader.string("ISSUER_SECRET") {
             guard let bytes = Data(base64Encoded: text), bytes.count >= 32 else {
                 throw reader.invalid("ISSUER_SECRET", "must be base64 of at least 32 bytes (e.g. `openssl rand -base64 32`)")

@@ -32,13 +32,13 @@ public struct AuthorizationCodeGrant: Sendable {
     private let clock: any WallClock
     private let refreshTokenTTL: TimeInterval
 
-    /// - Parameter refreshTokenTTL: `ISSUER_REFRESH_TOKEN_TTL` seconds.
-    public init(store: AuthorizationCodeStore, clients: ClientRegistry, responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Int) {
+    /// - Parameter refreshTokenTTL: `ISSUER_REFRESH_TOKEN_TTL`.
+    public init(store: AuthorizationCodeStore, clients: ClientRegistry, responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Duration) {
         self.store = store
         self.clients = clients
         self.responder = responder
         self.clock = clock
-        self.refreshTokenTTL = TimeInterval(refreshTokenTTL)
+        self.refreshTokenTTL = refreshTokenTTL.timeInterval
     }
 
     /// - Parameter logger: the request's logger, so every line carries its request id.

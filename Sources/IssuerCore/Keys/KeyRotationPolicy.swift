@@ -35,7 +35,7 @@ public struct KeyRotationPolicy: Sendable, Equatable {
     /// The policy the configured TTLs and reload interval imply (SPEC §2, §5).
     public init(configuration: Configuration) {
         self.init(
-            longestTokenLifetime: TimeInterval(max(configuration.accessTokenTTL, configuration.idTokenTTL)),
+            longestTokenLifetime: max(configuration.accessTokenTTL, configuration.idTokenTTL).timeInterval,
             reloadInterval: configuration.keysReloadInterval.timeInterval)
     }
 

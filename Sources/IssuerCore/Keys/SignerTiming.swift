@@ -32,8 +32,8 @@ public struct SignerTiming: Sendable, Equatable, Codable {
     /// The timing a server with `configuration` needs (SPEC §2, §5).
     public init(configuration: Configuration) {
         self.init(
-            longestTokenLifetime: max(configuration.accessTokenTTL, configuration.idTokenTTL),
-            reloadInterval: Int(configuration.keysReloadInterval.components.seconds))
+            longestTokenLifetime: max(configuration.accessTokenTTL, configuration.idTokenTTL).wholeSeconds,
+            reloadInterval: configuration.keysReloadInterval.wholeSeconds)
     }
 
     /// Whether recording `other` would change nothing.

@@ -15,12 +15,12 @@ public struct SignInStore: Sendable {
     private let refreshTokenTTL: TimeInterval
     private let sessionMaxAge: TimeInterval
 
-    /// TTLs in seconds: `ISSUER_REFRESH_TOKEN_TTL` and `ISSUER_SESSION_MAX_AGE` (SPEC §2).
-    public init(pool: ConnectionPool, clock: any WallClock, refreshTokenTTL: Int, sessionMaxAge: Int) {
+    /// Lifetimes: `ISSUER_REFRESH_TOKEN_TTL` and `ISSUER_SESSION_MAX_AGE` (SPEC §2).
+    public init(pool: ConnectionPool, clock: any WallClock, refreshTokenTTL: Duration, sessionMaxAge: Duration) {
         self.pool = pool
         self.clock = clock
-        self.refreshTokenTTL = TimeInterval(refreshTokenTTL)
-        self.sessionMaxAge = TimeInterval(sessionMaxAge)
+        self.refreshTokenTTL = refreshTokenTTL.timeInterval
+        self.sessionMaxAge = sessionMaxAge.timeInterval
     }
 
     /// The identity, user and session, shared by both forms of sign-in; parameters $1 to $17.

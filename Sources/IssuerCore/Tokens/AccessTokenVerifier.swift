@@ -17,17 +17,12 @@ public struct AccessTokenVerifier: Sendable {
     /// Longest token accepted before parsing; SPEC §7 bounds tokens at 16 KiB.
     public let maxLength: Int
 
-    /// A verifier from explicit settings (SPEC §2).
+    /// A verifier for `ISSUER_URL` and `ISSUER_AUDIENCE` (SPEC §2).
     public init(issuer: String, audience: String, clock: any WallClock, maxLength: Int = 16 * 1024) {
         self.issuer = issuer
         self.audience = audience
         self.clock = clock
         self.maxLength = maxLength
-    }
-
-    /// A verifier from the configuration (SPEC §2: `ISSUER_URL`, `ISSUER_AUDIENCE`).
-    public init(configuration: Configuration, clock: any WallClock) {
-        self.init(issuer: configuration.issuerURL.absoluteString, audience: configuration.audience, clock: clock)
     }
 
     /// The token's claims if it is a valid, unexpired access token of this issuer signed by one of

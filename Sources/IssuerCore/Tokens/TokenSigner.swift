@@ -13,27 +13,20 @@ public struct TokenSigner: Sendable {
     public let issuer: String
     /// `aud` of access tokens: `ISSUER_AUDIENCE` (SPEC §2, RFC 9068 §2.2).
     public let audience: String
-    /// `ISSUER_ACCESS_TOKEN_TTL`, seconds (SPEC §2, RFC 7519 §4.1.6).
-    public let accessTokenTTL: Int
-    /// `ISSUER_ID_TOKEN_TTL`, seconds (SPEC §2, RFC 7519 §4.1.6).
-    public let idTokenTTL: Int
+    /// `ISSUER_ACCESS_TOKEN_TTL` (SPEC §2, RFC 7519 §4.1.6).
+    public let accessTokenTTL: Duration
+    /// `ISSUER_ID_TOKEN_TTL` (SPEC §2, RFC 7519 §4.1.6).
+    public let idTokenTTL: Duration
     /// Where `iat` comes from (SPEC §2, RFC 7519 §4.1.6).
     public let clock: any WallClock
 
-    /// A signer from explicit settings (SPEC §2).
-    public init(issuer: String, audience: String, accessTokenTTL: Int, idTokenTTL: Int, clock: any WallClock) {
+    /// A signer for `ISSUER_URL`, `ISSUER_AUDIENCE` and the token lifetimes (SPEC §2).
+    public init(issuer: String, audience: String, accessTokenTTL: Duration, idTokenTTL: Duration, clock: any WallClock) {
         self.issuer = issuer
         self.audience = audience
         self.accessTokenTTL = accessTokenTTL
         self.idTokenTTL = idTokenTTL
         self.clock = clock
-    }
-
-    /// A signer from the configuration (SPEC §2: `ISSUER_URL`, `ISSUER_AUDIENCE`, the TTLs).
-    public init(configuration: Configuration, clock: any WallClock) {
-        self.init(
-            issuer: configuration.issuerURL.absoluteString, audience: configuration.audience,
-            accessTokenTTL: configuration.accessTokenTTL, idTokenTTL: configuration.idTokenTTL, clock: clock)
     }
 
     /// Signs with the ring's active key (SPEC §5: the active key signs everything).
@@ -52,8 +45,8 @@ public struct TokenSigner: Sendable {
         let issuedAt = Int(clock.now.timeIntervalSince1970.rounded(.down))
         // SPEC §4.3: no token outlives its session.
         let sessionEnd = Int(contents.sessionExpiresAt.timeIntervalSince1970.rounded(.down))
-        let accessExpiresAt = min(issuedAt + accessTokenTTL, sessionEnd)
-        let idExpiresAt = min(issuedAt + idTokenTTL, sessionEnd)
+        let accessExpiresAt = min(issuedAt + accessTokenTTL.wholeSeconds, sessionEnd)
+        let idExpiresAt = min(issuedAt + idTokenTTL.wholeSeconds, sessionEnd)
         let scopes = Set(contents.scopes)
         let email = scopes.contains("email") ? contents.profile : TokenContents.Profile()
         let profile = scopes.contains("profile") ? contents.profile : TokenContents.Profile()

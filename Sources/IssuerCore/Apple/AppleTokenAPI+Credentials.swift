@@ -1,0 +1,16 @@
+import Foundation
+
+extension AppleTokenAPI {
+    /// Apple's token and revoke endpoints (SPEC §3.8) called with the developer credentials
+    /// `ISSUER_APPLE_TEAM_ID`, `ISSUER_APPLE_KEY_ID` and `ISSUER_APPLE_PRIVATE_KEY_FILE` (SPEC §2),
+    /// whose client secret is dated by `clock`.
+    public init(
+        credentials: Configuration.AppleCredentials, transport: any AppleHTTPTransport, tokenURL: URL, revokeURL: URL,
+        clock: any WallClock
+    ) {
+        self.init(
+            transport: transport,
+            secret: AppleClientSecret(teamID: credentials.teamID, keyID: credentials.keyID, key: credentials.signingKey, clock: clock),
+            tokenURL: tokenURL, revokeURL: revokeURL)
+    }
+}
