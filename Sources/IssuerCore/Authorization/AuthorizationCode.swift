@@ -2,7 +2,7 @@
 /// only as its SHA-256, like a refresh token; the plain value exists only in the redirect.
 public struct AuthorizationCode: Sendable, Equatable {
     /// SPEC §3.7: a code is good for 60 seconds.
-    public static let lifetime: Double = 60
+    public static let lifetime: Duration = .seconds(60)
 
     /// The code as the client receives it.
     public let value: String

@@ -9,7 +9,7 @@ import JOSE
 /// browser nor Apple can read or alter it.
 public struct AuthorizationState: Codable, Sendable, Equatable {
     /// SPEC §3.7: a state is good for 10 minutes.
-    public static let lifetime: TimeInterval = 600
+    public static let lifetime: Duration = .seconds(600)
 
     /// The client's request, validated.
     public var request: AuthorizationRequest
@@ -30,7 +30,7 @@ public struct AuthorizationState: Codable, Sendable, Equatable {
         var generator = SystemRandomNumberGenerator()
         var words = (generator.next() as UInt64, generator.next() as UInt64, generator.next() as UInt64, generator.next() as UInt64)
         self.appleNonce = withUnsafeBytes(of: &words) { Base64URL.encode($0) }
-        self.expiresAt = Int(now.addingTimeInterval(Self.lifetime).timeIntervalSince1970)
+        self.expiresAt = Int(now.addingTimeInterval(Self.lifetime.timeInterval).timeIntervalSince1970)
     }
 }
 

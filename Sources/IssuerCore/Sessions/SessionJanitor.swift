@@ -11,7 +11,7 @@ public struct SessionJanitor: Sendable {
     /// Rows per statement.
     public var batchSize = 500
     /// How long past expiry a row is kept, against clock skew between processes.
-    public var margin: TimeInterval = 3600
+    public var margin: Duration = .seconds(3600)
 
     private let pool: ConnectionPool
 
@@ -24,7 +24,7 @@ public struct SessionJanitor: Sendable {
     /// remain), up to `maxBatches` batches each. Answers the rows deleted.
     @discardableResult
     public func sweep(now: Date, maxBatches: Int = 20) async throws -> (refreshTokens: Int, sessions: Int) {
-        let cutoff = now.addingTimeInterval(-margin)
+        let cutoff = now.addingTimeInterval(-margin.timeInterval)
         let tokens = try await deleteInBatches("""
             DELETE FROM refresh_tokens WHERE token_hash IN (
                 SELECT token_hash FROM refresh_tokens WHERE expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)

@@ -79,12 +79,12 @@ public struct SignInStore: Sendable {
     /// `authorization` (hashed, valid `codeLifetime`); answers the code's value, which exists
     /// only in the redirect to the client.
     public func signIn(
-        _ request: SignInRequest, authorization: AuthorizationRequest, codeLifetime: TimeInterval
+        _ request: SignInRequest, authorization: AuthorizationRequest, codeLifetime: Duration
     ) async throws -> (signIn: SignIn, code: AuthorizationCode) {
         let code = AuthorizationCode.generate()
         // The session's refresh token is minted at redemption; this one is never stored or used.
         let signIn = try await run(Self.codeStatement, request, refreshToken: RefreshToken.generate()) { now, _ in
-            [code.hash, now.addingTimeInterval(codeLifetime), authorization.redirectURI, authorization.codeChallenge]
+            [code.hash, now.addingTimeInterval(codeLifetime.timeInterval), authorization.redirectURI, authorization.codeChallenge]
         }
         return (signIn, code)
     }
