@@ -63,24 +63,24 @@ struct AccountDeletionTests {
 
     @Test("no credentials: a bare Bearer challenge; a bad token: invalid_token; nothing is deleted")
     func challenges() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let tokens = try await RefreshGrantTests.signIn(client, fixture)
-            let none = try await Self.delete(client, nil)
-            #expect(none.status == .unauthorized)
-            #expect(none.headers[.wwwAuthenticate] == "Bearer")
-            for token in ["garbage", tokens["id_token"] as! String, tokens["refresh_token"] as! String] {
-                let bad = try await Self.delete(client, token)
-                #expect(bad.status == .unauthorized)
-                #expect(bad.json["error"] as? String == "invalid_token")
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let none = try await Self.delete(client, nil)
+                #expect(none.status == .unauthorized)
+                #expect(none.headers[.wwwAuthenticate] == "Bearer")
+                for token in ["garbage", tokens["id_token"] as! String, tokens["refresh_token"] as! String] {
+                    let bad = try await Self.delete(client, token)
+                    #expect(bad.status == .unauthorized)
+                    #expect(bad.json["error"] as? String == "invalid_token")
+                }
+                let revoked = try await RevocationAndUserInfoTests.revoke(client, tokens["refresh_token"] as? String)
+                #expect(revoked.status == .ok)
+                #expect(try await Self.delete(client, tokens["access_token"] as? String).status == .unauthorized, "a revoked session's token deletes nothing")
             }
-            let revoked = try await RevocationAndUserInfoTests.revoke(client, tokens["refresh_token"] as? String)
-            #expect(revoked.status == .ok)
-            #expect(try await Self.delete(client, tokens["access_token"] as? String).status == .unauthorized, "a revoked session's token deletes nothing")
+            #expect(try await fixture.count("users") == 1)
+            #expect(try await fixture.count("account_deletions") == 0)
         }
-        #expect(try await fixture.count("users") == 1)
-        #expect(try await fixture.count("account_deletions") == 0)
-        await fixture.close()
     }
 
     @Test("Apple hanging: 204 without waiting on Apple; the revocation arrives after Apple is back, sent by another process")
@@ -106,18 +106,18 @@ struct AccountDeletionTests {
 
             // This process is gone; another one, sharing the database, picks the row up once it is due.
             rig.apple.mode = .up
-            let second = try await IssuerTestFixture.sharing(rig.fixture)
-            try await AppleTestRig.test(second) { _ throws in
-                rig.fixture.clock.advance(by: AppleRevocationQueue.backoff(afterAttempts: 1) + 1)
-                #expect(try await AppleTestRig.eventually { rig.apple.revokedTokens == [appleToken] })
-                #expect(try await AppleTestRig.eventually {
-                    try await second.count("apple_revocations WHERE outcome = 'revoked' AND sealed IS NULL") == 1
-                })
-                #expect(try await AppleTestRig.eventually { AppleTestRig.metric(second.metrics, "issuer_apple_revocation_queue_depth") == 0 })
+            try await rig.fixture.withSharing { second in
+                try await AppleTestRig.test(second) { _ throws in
+                    rig.fixture.clock.advance(by: AppleRevocationQueue.backoff(afterAttempts: 1) + 1)
+                    #expect(try await AppleTestRig.eventually { rig.apple.revokedTokens == [appleToken] })
+                    #expect(try await AppleTestRig.eventually {
+                        try await second.count("apple_revocations WHERE outcome = 'revoked' AND sealed IS NULL") == 1
+                    })
+                    #expect(try await AppleTestRig.eventually { AppleTestRig.metric(second.metrics, "issuer_apple_revocation_queue_depth") == 0 })
+                }
+                #expect(AppleTestRig.metric(second.metrics, #"issuer_apple_revocations_total{outcome="revoked"}"#) == 1)
+                #expect(AppleTestRig.metric(rig.fixture.metrics, #"issuer_apple_revocations_total{outcome="revoked"}"#) == nil)
             }
-            #expect(AppleTestRig.metric(second.metrics, #"issuer_apple_revocations_total{outcome="revoked"}"#) == 1)
-            #expect(AppleTestRig.metric(rig.fixture.metrics, #"issuer_apple_revocations_total{outcome="revoked"}"#) == nil)
-            await second.close()
         }
     }
 
@@ -161,46 +161,48 @@ struct AccountDeletionTests {
                     """, [userID, try vault.seal(token, kind: .refreshToken, userID: userID), rig.fixture.clock.now])
             }
             rig.apple.state.withLock { $0.revokeDelay = .milliseconds(200) }
-            let queues = [rig.fixture, try await IssuerTestFixture.sharing(rig.fixture)].map { fixture in
-                var dependencies = fixture.dependencies
-                dependencies.appleWorkerInterval = .seconds(3600)
-                return AppleRevocationQueue(
-                    pool: dependencies.pool, vault: vault, api: IssuerServices.appleAPI(dependencies), clock: fixture.clock,
-                    events: UncountedAccountEvents())
-            }
-            await withTaskGroup(of: Void.self) { group in
-                for queue in queues {
-                    for _ in 0..<3 {
-                        group.addTask { _ = try? await queue.retryDue(logger: Logger(label: "test")) }
+            try await rig.fixture.withSharing { second throws in
+                let queues = [rig.fixture, second].map { fixture in
+                    var dependencies = fixture.dependencies
+                    dependencies.appleWorkerInterval = .seconds(3600)
+                    return AppleRevocationQueue(
+                        pool: dependencies.pool, vault: vault, api: IssuerServices.appleAPI(dependencies), clock: fixture.clock,
+                        events: UncountedAccountEvents())
+                }
+                await withTaskGroup(of: Void.self) { group in
+                    for queue in queues {
+                        for _ in 0..<3 {
+                            group.addTask { _ = try? await queue.retryDue(logger: Logger(label: "test")) }
+                        }
                     }
                 }
+                let state = rig.apple.state.withLock { $0 }
+                #expect(state.maxConcurrentPerToken == 1)
+                #expect(state.revokeRequests.sorted() == tokens.sorted(), "each sent exactly once")
+                #expect(try await rig.fixture.count("apple_revocations WHERE outcome = 'revoked'") == 12)
             }
-            let state = rig.apple.state.withLock { $0 }
-            #expect(state.maxConcurrentPerToken == 1)
-            #expect(state.revokeRequests.sorted() == tokens.sorted(), "each sent exactly once")
-            #expect(try await rig.fixture.count("apple_revocations WHERE outcome = 'revoked'") == 12)
         }
     }
 
     @Test("finished revocations and old notification jtis are forgotten after their retention; pending revocations never")
     func pruning() async throws {
-        let fixture = try await IssuerTestFixture()
-        let now = fixture.clock.now
-        let old = now.addingTimeInterval(-AppleRevocationQueue.finishedRetention - 60)
-        try await fixture.pool.query("""
-            INSERT INTO apple_revocations (id, user_id, client_id, sealed, created_at, next_attempt_at, finished_at, outcome) VALUES
-                (gen_random_uuid(), gen_random_uuid(), 'old.finished', NULL, $1, $1, $1, 'revoked'),
-                (gen_random_uuid(), gen_random_uuid(), 'recent.finished', NULL, $2, $2, $2, 'revoked'),
-                (gen_random_uuid(), gen_random_uuid(), 'old.pending', '\\x00', $1, $1, NULL, NULL)
-            """, [old, now])
-        try await fixture.pool.query(
-            "INSERT INTO apple_notifications (jti, event_type, received_at) VALUES ('old', 'email-enabled', $1), ('new', 'email-enabled', $2)",
-            [now.addingTimeInterval(-AppleNotifications.retention - 60), now])
-        try await AppleRevocationQueue.prune(pool: fixture.pool, now: now)
-        try await AppleNotifications.prune(pool: fixture.pool, now: now)
-        let kept = try await fixture.pool.query("SELECT client_id FROM apple_revocations ORDER BY client_id").rows.map { try $0.decode(String.self, at: 0) }
-        #expect(kept == ["old.pending", "recent.finished"])
-        #expect(try await fixture.pool.query("SELECT jti FROM apple_notifications").rows.map { try $0.decode(String.self, at: 0) } == ["new"])
-        await fixture.close()
+        try await withIssuer { fixture in
+            let now = fixture.clock.now
+            let old = now.addingTimeInterval(-AppleRevocationQueue.finishedRetention - 60)
+            try await fixture.pool.query("""
+                INSERT INTO apple_revocations (id, user_id, client_id, sealed, created_at, next_attempt_at, finished_at, outcome) VALUES
+                    (gen_random_uuid(), gen_random_uuid(), 'old.finished', NULL, $1, $1, $1, 'revoked'),
+                    (gen_random_uuid(), gen_random_uuid(), 'recent.finished', NULL, $2, $2, $2, 'revoked'),
+                    (gen_random_uuid(), gen_random_uuid(), 'old.pending', '\\x00', $1, $1, NULL, NULL)
+                """, [old, now])
+            try await fixture.pool.query(
+                "INSERT INTO apple_notifications (jti, event_type, received_at) VALUES ('old', 'email-enabled', $1), ('new', 'email-enabled', $2)",
+                [now.addingTimeInterval(-AppleNotifications.retention - 60), now])
+            try await AppleRevocationQueue.prune(pool: fixture.pool, now: now)
+            try await AppleNotifications.prune(pool: fixture.pool, now: now)
+            let kept = try await fixture.pool.query("SELECT client_id FROM apple_revocations ORDER BY client_id").rows.map { try $0.decode(String.self, at: 0) }
+            #expect(kept == ["old.pending", "recent.finished"])
+            #expect(try await fixture.pool.query("SELECT jti FROM apple_notifications").rows.map { try $0.decode(String.self, at: 0) } == ["new"])
+        }
     }
 }

@@ -90,20 +90,20 @@ struct AppleCustodyTests {
 
     @Test("without Apple developer credentials the code is ignored; an oversized code is invalid_request")
     func notConfigured() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let response = try await client.postJSON("/auth/apple/exchange", [
-                "id_token": try fixture.apple.identityToken(subject: "custody.none"), "authorization_code": "c123",
-            ])
-            #expect(response.status == .ok)
-            let long = try await client.postJSON("/auth/apple/exchange", [
-                "id_token": try fixture.apple.identityToken(subject: "custody.none"),
-                "authorization_code": String(repeating: "c", count: AppleTokenCustody.maximumCodeLength + 1),
-            ])
-            #expect(long.json["error"] as? String == "invalid_request")
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let response = try await client.postJSON("/auth/apple/exchange", [
+                    "id_token": try fixture.apple.identityToken(subject: "custody.none"), "authorization_code": "c123",
+                ])
+                #expect(response.status == .ok)
+                let long = try await client.postJSON("/auth/apple/exchange", [
+                    "id_token": try fixture.apple.identityToken(subject: "custody.none"),
+                    "authorization_code": String(repeating: "c", count: AppleTokenCustody.maximumCodeLength + 1),
+                ])
+                #expect(long.json["error"] as? String == "invalid_request")
+            }
+            #expect(try await fixture.count("apple_tokens") == 0)
+            #expect(try await fixture.count("apple_code_redemptions") == 0)
         }
-        #expect(try await fixture.count("apple_tokens") == 0)
-        #expect(try await fixture.count("apple_code_redemptions") == 0)
-        await fixture.close()
     }
 }

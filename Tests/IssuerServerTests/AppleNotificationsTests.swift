@@ -46,25 +46,25 @@ struct AppleNotificationsTests {
 
     @Test("email-disabled and email-enabled are recorded, in both events encodings; an older event never overwrites a newer one", arguments: Encoding.allCases)
     func emailForwarding(encoding: Encoding) async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.mail")
-            let userID = try AppleTestRig.userID(fixture, tokens)
-            let disabled = try await Self.post(client, try Self.notification(fixture, type: "email-disabled", sub: "notify.mail", encoding: encoding))
-            #expect(disabled.status == .ok)
-            #expect(try await Self.forwarding(fixture, userID) == "disabled")
-            let late = try Self.notification(
-                fixture, type: "email-enabled", sub: "notify.mail", encoding: encoding, eventTime: fixture.clock.now.addingTimeInterval(-60))
-            #expect(try await Self.post(client, late).status == .ok)
-            #expect(try await Self.forwarding(fixture, userID) == "disabled", "an event older than the recorded one changes nothing")
-            fixture.clock.advance(by: 1)
-            #expect(try await Self.post(client, try Self.notification(fixture, type: "email-enabled", sub: "notify.mail", encoding: encoding)).status == .ok)
-            #expect(try await Self.forwarding(fixture, userID) == "enabled")
-            #expect(try await RevocationAndUserInfoTests.userinfo(client, tokens["access_token"] as? String).status == .ok, "sessions untouched")
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.mail")
+                let userID = try AppleTestRig.userID(fixture, tokens)
+                let disabled = try await Self.post(client, try Self.notification(fixture, type: "email-disabled", sub: "notify.mail", encoding: encoding))
+                #expect(disabled.status == .ok)
+                #expect(try await Self.forwarding(fixture, userID) == "disabled")
+                let late = try Self.notification(
+                    fixture, type: "email-enabled", sub: "notify.mail", encoding: encoding, eventTime: fixture.clock.now.addingTimeInterval(-60))
+                #expect(try await Self.post(client, late).status == .ok)
+                #expect(try await Self.forwarding(fixture, userID) == "disabled", "an event older than the recorded one changes nothing")
+                fixture.clock.advance(by: 1)
+                #expect(try await Self.post(client, try Self.notification(fixture, type: "email-enabled", sub: "notify.mail", encoding: encoding)).status == .ok)
+                #expect(try await Self.forwarding(fixture, userID) == "enabled")
+                #expect(try await RevocationAndUserInfoTests.userinfo(client, tokens["access_token"] as? String).status == .ok, "sessions untouched")
+            }
+            #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="email-disabled"}"#) == 1)
+            #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="email-enabled"}"#) == 2)
         }
-        #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="email-disabled"}"#) == 1)
-        #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="email-enabled"}"#) == 2)
-        await fixture.close()
     }
 
     @Test("consent-revoked signs the user out everywhere and drops the Apple token; the user stays and can sign in again")
@@ -119,68 +119,68 @@ struct AppleNotificationsTests {
 
     @Test("forged, expired, wrong-audience, wrong-issuer, future and malformed payloads: 400 and nothing changes")
     func refused() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.attack")
-            let now = Int(fixture.clock.now.timeIntervalSince1970)
-            let attacks: [(String, String)] = [
-                ("forged", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", key: try RSAPrivateKey.generate())),
-                ("expired", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", claims: ["iat": now - 7200, "exp": now - 3600])),
-                ("wrong audience", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", claims: ["aud": "com.attacker.app"])),
-                ("wrong issuer", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", claims: ["iss": "https://attacker.example"])),
-                ("issued in the future", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", claims: ["iat": now + 3600])),
-                ("no events", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", claims: ["events": NSNull()])),
-                ("not a JWT", "not-a-jwt"),
-            ]
-            for (name, payload) in attacks {
-                let response = try await Self.post(client, payload)
-                #expect(response.status == .badRequest, "\(name)")
-                #expect(response.json["error"] as? String == "invalid_request", "\(name)")
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.attack")
+                let now = Int(fixture.clock.now.timeIntervalSince1970)
+                let attacks: [(String, String)] = [
+                    ("forged", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", key: try RSAPrivateKey.generate())),
+                    ("expired", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", claims: ["iat": now - 7200, "exp": now - 3600])),
+                    ("wrong audience", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", claims: ["aud": "com.attacker.app"])),
+                    ("wrong issuer", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", claims: ["iss": "https://attacker.example"])),
+                    ("issued in the future", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", claims: ["iat": now + 3600])),
+                    ("no events", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", claims: ["events": NSNull()])),
+                    ("not a JWT", "not-a-jwt"),
+                ]
+                for (name, payload) in attacks {
+                    let response = try await Self.post(client, payload)
+                    #expect(response.status == .badRequest, "\(name)")
+                    #expect(response.json["error"] as? String == "invalid_request", "\(name)")
+                }
+                #expect(try await client.postJSON("/auth/apple/notifications", [:]).status == .badRequest)
+                #expect(try await RevocationAndUserInfoTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
             }
-            #expect(try await client.postJSON("/auth/apple/notifications", [:]).status == .badRequest)
-            #expect(try await RevocationAndUserInfoTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
+            #expect(try await fixture.count("users") == 1)
+            #expect(try await fixture.count("apple_notifications") == 0)
+            #expect(try await fixture.count("sessions WHERE revoked_at IS NOT NULL") == 0)
         }
-        #expect(try await fixture.count("users") == 1)
-        #expect(try await fixture.count("apple_notifications") == 0)
-        #expect(try await fixture.count("sessions WHERE revoked_at IS NOT NULL") == 0)
-        await fixture.close()
     }
 
     @Test("a duplicate jti is applied once; an unknown sub or type answers 200 and changes nothing")
     func idempotent() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.twice")
-            let userID = try AppleTestRig.userID(fixture, tokens)
-            let jti = "jti-\(UUID().uuidString)"
-            #expect(try await Self.post(client, try Self.notification(fixture, type: "email-disabled", sub: "notify.twice", jti: jti)).status == .ok)
-            fixture.clock.advance(by: 1)
-            // Same jti, another event: Apple's redelivery is recognised by jti alone.
-            #expect(try await Self.post(client, try Self.notification(fixture, type: "email-enabled", sub: "notify.twice", jti: jti)).status == .ok)
-            #expect(try await Self.forwarding(fixture, userID) == "disabled")
-            #expect(try await Self.post(client, try Self.notification(fixture, type: "consent-revoked", sub: "nobody.we.know")).status == .ok)
-            #expect(try await Self.post(client, try Self.notification(fixture, type: "something-new", sub: "notify.twice")).status == .ok)
-            #expect(try await RevocationAndUserInfoTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.twice")
+                let userID = try AppleTestRig.userID(fixture, tokens)
+                let jti = "jti-\(UUID().uuidString)"
+                #expect(try await Self.post(client, try Self.notification(fixture, type: "email-disabled", sub: "notify.twice", jti: jti)).status == .ok)
+                fixture.clock.advance(by: 1)
+                // Same jti, another event: Apple's redelivery is recognised by jti alone.
+                #expect(try await Self.post(client, try Self.notification(fixture, type: "email-enabled", sub: "notify.twice", jti: jti)).status == .ok)
+                #expect(try await Self.forwarding(fixture, userID) == "disabled")
+                #expect(try await Self.post(client, try Self.notification(fixture, type: "consent-revoked", sub: "nobody.we.know")).status == .ok)
+                #expect(try await Self.post(client, try Self.notification(fixture, type: "something-new", sub: "notify.twice")).status == .ok)
+                #expect(try await RevocationAndUserInfoTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
+            }
+            #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="duplicate"}"#) == 1)
+            #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="other"}"#) == 1)
         }
-        #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="duplicate"}"#) == 1)
-        #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="other"}"#) == 1)
-        await fixture.close()
     }
 
     @Test("Apple's keys unreachable with nothing cached: 503, so that Apple retries; nothing changes; not rate limited")
     func keysUnreachable() async throws {
-        let fixture = try await IssuerTestFixture(environment: ["ISSUER_RATE_LIMIT": "1/s burst 1"])
-        let payload = try Self.notification(fixture, type: "account-delete", sub: "notify.nokeys")
-        fixture.appleFetcher.setFailing(true)
-        try await fixture.test { client in
-            for _ in 0..<3 {
-                let response = try await Self.post(client, payload)
-                #expect(response.status == .serviceUnavailable)
-                #expect(response.json["error"] as? String == "temporarily_unavailable")
+        try await withIssuer(environment: ["ISSUER_RATE_LIMIT": "1/s burst 1"]) { fixture in
+            let payload = try Self.notification(fixture, type: "account-delete", sub: "notify.nokeys")
+            fixture.appleFetcher.setFailing(true)
+            try await fixture.test { client in
+                for _ in 0..<3 {
+                    let response = try await Self.post(client, payload)
+                    #expect(response.status == .serviceUnavailable)
+                    #expect(response.json["error"] as? String == "temporarily_unavailable")
+                }
             }
+            #expect(try await fixture.count("apple_notifications") == 0)
+            #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="unavailable"}"#) == 3)
         }
-        #expect(try await fixture.count("apple_notifications") == 0)
-        #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="unavailable"}"#) == 3)
-        await fixture.close()
     }
 }

@@ -20,11 +20,10 @@ struct AppleTestRig {
     static func run(
         environment: [String: String] = [:], _ body: @escaping @Sendable (AppleTestRig) async throws -> Void
     ) async throws {
-        let apple = try FakeAppleServer()
-        try await apple.run { port in
-            let fixture = try await IssuerTestFixture(environment: apple.environment(port: port).merging(environment) { $1 })
-            defer { Task { await fixture.close() } }
-            try await body(AppleTestRig(apple: apple, fixture: fixture))
+        try await FakeAppleServer.with { apple, port in
+            try await withIssuer(environment: apple.environment(port: port).merging(environment) { $1 }) { fixture in
+                try await body(AppleTestRig(apple: apple, fixture: fixture))
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import JWTKit
 import Synchronization
+import TestSupport
 
 /// Plays Apple's token and revoke endpoints (`/auth/token`, `/auth/revoke`) over real HTTP on
 /// loopback, checking every client secret as Apple would, with jwt-kit (an implementation
@@ -45,11 +46,36 @@ final class FakeAppleServer: Sendable {
     let keyFile: URL
     private let privateKeyPEM: String
 
-    init() throws {
+    /// Writes a fresh `.p8` key into a directory of its own; `with` and `withKeyFile` remove it.
+    private init() throws {
         let key = ES256PrivateKey()
         privateKeyPEM = key.pemRepresentation
-        keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKey_\(UUID().uuidString).p8")
+        keyFile = try TestDirectories.created("apple").appendingPathComponent("AuthKey_\(Self.keyID).p8")
         try privateKeyPEM.write(to: keyFile, atomically: true, encoding: .utf8)
+    }
+
+    /// Runs `body` with a fake serving on loopback (`body` gets it and its port); afterwards
+    /// stops serving and removes the key file, whichever way `body` ended.
+    static func with(_ body: @escaping @Sendable (FakeAppleServer, Int) async throws -> Void) async throws {
+        let apple = try FakeAppleServer()
+        defer { TestDirectories.remove(apple.keyFile.deletingLastPathComponent()) }
+        try await apple.run { port in try await body(apple, port) }
+    }
+
+    /// Runs `body` with the fake's key file only (nothing served), removed afterwards.
+    static func withKeyFile<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (FakeAppleServer) async throws -> Result
+    ) async throws -> Result {
+        let apple = try FakeAppleServer()
+        defer { TestDirectories.remove(apple.keyFile.deletingLastPathComponent()) }
+        return try await body(apple)
+    }
+
+    /// The synchronous form of ``withKeyFile(isolation:_:)``.
+    static func withKeyFile<Result>(_ body: (FakeAppleServer) throws -> Result) throws -> Result {
+        let apple = try FakeAppleServer()
+        defer { TestDirectories.remove(apple.keyFile.deletingLastPathComponent()) }
+        return try body(apple)
     }
 
     var mode: Mode {
@@ -76,7 +102,7 @@ final class FakeAppleServer: Sendable {
     }
 
     /// Serves until `body` returns; `body` gets the port.
-    func run(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+    private func run(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {
         let router = Router()
         router.post("/auth/token") { request, _ in try await self.token(request) }
         router.post("/auth/revoke") { request, _ in try await self.revoke(request) }

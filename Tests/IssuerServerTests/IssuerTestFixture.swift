@@ -6,13 +6,24 @@ import IssuerCore
 @testable import IssuerServer
 import Logging
 import Postgres
+import Synchronization
 import TestSupport
 
+/// Runs `body` with a real issuer application of its own (`IssuerTestFixture`) and closes
+/// everything the fixture opened afterwards, whether `body` returns, throws or fails a
+/// `#require`: the one way tests start an in-process issuer.
+func withIssuer<Result>(
+    environment: [String: String] = [:], clock: ManualClock = ManualClock(Date()),
+    isolation: isolated (any Actor)? = #isolation, _ body: (IssuerTestFixture) async throws -> Result
+) async throws -> Result {
+    try await IssuerTestFixture.open(environment: environment, clock: clock).closing(body)
+}
+
 /// A real issuer application for in-process tests: a fresh migrated database, a key ring on
-/// disk, and a fake Apple whose keys the application fetches through a stub.
+/// disk, and a fake Apple whose keys the application fetches through a stub. Made only through
+/// `withIssuer` (or `withSharing` for a second process), which close it.
 struct IssuerTestFixture {
-    /// For the test's own queries; the application gets a pool of its own, which it closes when
-    /// it shuts down.
+    /// For the test's own queries; every application gets a pool of its own (`dependencies`).
     let pool: ConnectionPool
     let conninfo: String
     let apple: FakeAppleKeys
@@ -22,44 +33,84 @@ struct IssuerTestFixture {
     let metrics = ServerMetrics()
     /// The application's clock; tests move it to cross grace windows and expiries.
     let clock: ManualClock
+    /// Every pool handed out through `dependencies`, closed with the fixture.
+    private let opened = OpenedPools()
+    /// Whether closing removes `keysDirectory` (the first process's; a sharing one borrows it).
+    private let ownsKeys: Bool
 
     static let bundleID = "com.example.app"
 
-    init(environment: [String: String] = [:], clock: ManualClock = ManualClock(Date())) async throws {
-        self.clock = clock
-        conninfo = try await TestCluster.freshDatabase()
-        pool = ConnectionPool(conninfo: conninfo, size: 2)
-        try await Migrator(pool: pool).migrate(try IssuerMigrations.builtIn())
-        apple = try FakeAppleKeys(clock: clock)
-        appleFetcher = StubJWKSFetcher(serving: apple)
-        keysDirectory = try TestKeyRing.make()
+    /// Makes the parts in an order where a failure leaves nothing open behind.
+    fileprivate static func open(environment: [String: String], clock: ManualClock) async throws -> IssuerTestFixture {
+        let conninfo = try await TestCluster.freshDatabase()
+        let keysDirectory = try TestKeyRing.make()
         var environment = environment
         environment["ISSUER_KEYS_DIR"] = environment["ISSUER_KEYS_DIR"] ?? keysDirectory.path
         environment["ISSUER_APPLE_CLIENT_IDS"] = environment["ISSUER_APPLE_CLIENT_IDS"] ?? Self.bundleID
-        configuration = try Configuration(environment: environment)
+        let pool = ConnectionPool(conninfo: conninfo, size: 2)
+        do {
+            let configuration = try Configuration(environment: environment)
+            try await Migrator(pool: pool).migrate(try IssuerMigrations.builtIn())
+            let apple = try FakeAppleKeys(clock: clock)
+            return IssuerTestFixture(
+                pool: pool, conninfo: conninfo, apple: apple, appleFetcher: StubJWKSFetcher(serving: apple),
+                configuration: configuration, keysDirectory: keysDirectory, clock: clock, ownsKeys: true)
+        } catch {
+            await pool.close()
+            TestDirectories.remove(keysDirectory)
+            throw error
+        }
     }
 
-    private init(sharing other: IssuerTestFixture) {
-        pool = ConnectionPool(conninfo: other.conninfo, size: 1)
-        conninfo = other.conninfo
-        apple = other.apple
-        appleFetcher = StubJWKSFetcher(serving: other.apple)
-        keysDirectory = other.keysDirectory
-        configuration = other.configuration
-        clock = other.clock
+    private init(
+        pool: ConnectionPool, conninfo: String, apple: FakeAppleKeys, appleFetcher: StubJWKSFetcher,
+        configuration: Configuration, keysDirectory: URL, clock: ManualClock, ownsKeys: Bool
+    ) {
+        self.pool = pool
+        self.conninfo = conninfo
+        self.apple = apple
+        self.appleFetcher = appleFetcher
+        self.configuration = configuration
+        self.keysDirectory = keysDirectory
+        self.clock = clock
+        self.ownsKeys = ownsKeys
     }
 
-    /// A second "process": its own application, pools and caches, on the same database, key
-    /// ring, server secret and clock.
-    static func sharing(_ other: IssuerTestFixture) async throws -> IssuerTestFixture {
-        IssuerTestFixture(sharing: other)
+    /// Runs `body` with a second "process": its own application, pools and caches, on the same
+    /// database, key ring, server secret and clock; closes what it opened afterwards.
+    func withSharing<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (IssuerTestFixture) async throws -> Result
+    ) async throws -> Result {
+        let second = IssuerTestFixture(
+            pool: ConnectionPool(conninfo: conninfo, size: 1), conninfo: conninfo, apple: apple,
+            appleFetcher: StubJWKSFetcher(serving: apple), configuration: configuration, keysDirectory: keysDirectory,
+            clock: clock, ownsKeys: false)
+        return try await second.closing(body)
     }
 
+    /// Runs `body`, then closes the fixture whichever way `body` ended. (An async close cannot
+    /// sit in a `defer`, hence the two paths.)
+    fileprivate func closing<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (IssuerTestFixture) async throws -> Result
+    ) async throws -> Result {
+        let result: Result
+        do {
+            result = try await body(self)
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+        return result
+    }
+
+    /// A fresh set of application dependencies with a pool of its own, closed with the fixture
+    /// (if the application has not closed it already).
     var dependencies: IssuerDependencies {
         IssuerDependencies(
-            configuration: configuration, pool: ConnectionPool(conninfo: conninfo, size: 4), logger: Logger(label: "test"),
-            serverSecret: ServerSecret(bytes: Array(repeating: 42, count: 32)), metrics: metrics, clock: clock,
-            jwksFetcher: appleFetcher)
+            configuration: configuration, pool: opened.track(ConnectionPool(conninfo: conninfo, size: 4)),
+            logger: Logger(label: "test"), serverSecret: ServerSecret(bytes: Array(repeating: 42, count: 32)),
+            metrics: metrics, clock: clock, jwksFetcher: appleFetcher)
     }
 
     /// Runs `body` against the application in process.
@@ -86,38 +137,22 @@ struct IssuerTestFixture {
         try KeyRingStore(directory: keysDirectory).load()
     }
 
-    func close() async {
+    /// Closes the test's pool and every application pool, and removes the key ring it made.
+    private func close() async {
         await pool.close()
+        for pool in opened.all { await pool.close() }
+        if ownsKeys { TestDirectories.remove(keysDirectory) }
     }
 }
 
-extension TestClientProtocol {
-    /// POSTs a JSON object and answers the response.
-    @discardableResult
-    func postJSON(_ uri: String, _ object: [String: Any]) async throws -> TestResponse {
-        let body = try JSONSerialization.data(withJSONObject: object)
-        return try await executeRequest(uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(bytes: body))
+/// The pools a fixture handed out, to close them with it.
+private final class OpenedPools: Sendable {
+    private let pools = Mutex<[ConnectionPool]>([])
+
+    func track(_ pool: ConnectionPool) -> ConnectionPool {
+        pools.withLock { $0.append(pool) }
+        return pool
     }
 
-    /// POSTs a form and answers the response.
-    @discardableResult
-    func postForm(_ uri: String, _ fields: [(String, String)]) async throws -> TestResponse {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
-        return try await executeRequest(
-            uri: uri, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: body))
-    }
-
-    /// GETs `uri` and answers the response.
-    func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
-        try await executeRequest(uri: uri, method: .get, headers: headers, body: nil)
-    }
-}
-
-extension TestResponse {
-    /// The body as a JSON object.
-    var json: [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
-    }
+    var all: [ConnectionPool] { pools.withLock { $0 } }
 }

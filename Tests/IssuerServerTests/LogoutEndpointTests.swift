@@ -31,85 +31,85 @@ struct LogoutEndpointTests {
 
     @Test("a valid hint revokes its session and redirects to the registered URI with state; POST works too")
     func validHint() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let (idToken, refresh) = try await Self.signIn(client, fixture)
-            let response = try await Self.logout(client, [
-                "id_token_hint": idToken, "post_logout_redirect_uri": "clanboards://signout", "state": "s 1",
-            ])
-            #expect(response.status == .found)
-            #expect(response.headers[.location] == "clanboards://signout?state=s%201")
-            #expect(try await !Self.refreshWorks(client, refresh), "the session is revoked")
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let (idToken, refresh) = try await Self.signIn(client, fixture)
+                let response = try await Self.logout(client, [
+                    "id_token_hint": idToken, "post_logout_redirect_uri": "clanboards://signout", "state": "s 1",
+                ])
+                #expect(response.status == .found)
+                #expect(response.headers[.location] == "clanboards://signout?state=s%201")
+                #expect(try await !Self.refreshWorks(client, refresh), "the session is revoked")
 
-            let (second, secondRefresh) = try await Self.signIn(client, fixture)
-            let posted = try await client.postForm("/oauth2/logout", [("id_token_hint", second), ("client_id", "clanboards-mobile")])
-            #expect(posted.status == .ok)
-            #expect(posted.headers[.contentType] == "text/html; charset=utf-8")
-            #expect(posted.headers[.contentSecurityPolicy] == "default-src 'none'")
-            #expect(try await !Self.refreshWorks(client, secondRefresh))
+                let (second, secondRefresh) = try await Self.signIn(client, fixture)
+                let posted = try await client.postForm("/oauth2/logout", [("id_token_hint", second), ("client_id", "clanboards-mobile")])
+                #expect(posted.status == .ok)
+                #expect(posted.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(posted.headers[.contentSecurityPolicy] == "default-src 'none'")
+                #expect(try await !Self.refreshWorks(client, secondRefresh))
+            }
         }
-        await fixture.close()
     }
 
     @Test("an expired hint is still accepted (RP-Initiated Logout §2)")
     func expiredHint() async throws {
         let clock = ManualClock(Date())
-        let fixture = try await IssuerTestFixture(clock: clock)
-        try await fixture.test { client in
-            let (idToken, refresh) = try await Self.signIn(client, fixture)
-            clock.advance(by: 7200)
-            let response = try await Self.logout(client, ["id_token_hint": idToken])
-            #expect(response.status == .ok)
-            #expect(try await !Self.refreshWorks(client, refresh))
+        try await withIssuer(clock: clock) { fixture in
+            try await fixture.test { client in
+                let (idToken, refresh) = try await Self.signIn(client, fixture)
+                clock.advance(by: 7200)
+                let response = try await Self.logout(client, ["id_token_hint": idToken])
+                #expect(response.status == .ok)
+                #expect(try await !Self.refreshWorks(client, refresh))
+            }
         }
-        await fixture.close()
     }
 
     @Test("refused with a 400 page and nothing revoked", arguments: [
         "forged hint", "access token as hint", "client mismatch", "unregistered URI", "login redirect URI as sign-out URI",
     ])
     func refusals(_ mistake: String) async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let (idToken, refresh) = try await Self.signIn(client, fixture)
-            var parameters = ["id_token_hint": idToken]
-            switch mistake {
-            case "forged hint":
-                let parts = idToken.split(separator: ".")
-                let forged = try JWS.sign(
-                    payload: try #require(Base64URL.decode(String(parts[1]))),
-                    header: JWSHeader(typ: "JWT", kid: try JWS.parse(idToken, allowedAlgorithms: [.rs256]).header.kid),
-                    key: try RSAPrivateKey.generate(bits: 2048))
-                parameters["id_token_hint"] = forged
-            case "access token as hint":
-                let exchange = try await client.postJSON("/auth/apple/exchange", ["id_token": try fixture.apple.identityToken()])
-                parameters["id_token_hint"] = try #require(exchange.json["access_token"] as? String)
-            case "client mismatch": parameters["client_id"] = "other-app"
-            case "unregistered URI": parameters["post_logout_redirect_uri"] = "https://evil.example/"
-            default: parameters["post_logout_redirect_uri"] = "clanboards://oauthredirect"
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let (idToken, refresh) = try await Self.signIn(client, fixture)
+                var parameters = ["id_token_hint": idToken]
+                switch mistake {
+                case "forged hint":
+                    let parts = idToken.split(separator: ".")
+                    let forged = try JWS.sign(
+                        payload: try #require(Base64URL.decode(String(parts[1]))),
+                        header: JWSHeader(typ: "JWT", kid: try JWS.parse(idToken, allowedAlgorithms: [.rs256]).header.kid),
+                        key: try RSAPrivateKey.generate(bits: 2048))
+                    parameters["id_token_hint"] = forged
+                case "access token as hint":
+                    let exchange = try await client.postJSON("/auth/apple/exchange", ["id_token": try fixture.apple.identityToken()])
+                    parameters["id_token_hint"] = try #require(exchange.json["access_token"] as? String)
+                case "client mismatch": parameters["client_id"] = "other-app"
+                case "unregistered URI": parameters["post_logout_redirect_uri"] = "https://evil.example/"
+                default: parameters["post_logout_redirect_uri"] = "clanboards://oauthredirect"
+                }
+                let response = try await Self.logout(client, parameters)
+                #expect(response.status == .badRequest)
+                #expect(response.headers[.location] == nil)
+                #expect(try await Self.refreshWorks(client, refresh), "nothing revoked")
             }
-            let response = try await Self.logout(client, parameters)
-            #expect(response.status == .badRequest)
-            #expect(response.headers[.location] == nil)
-            #expect(try await Self.refreshWorks(client, refresh), "nothing revoked")
         }
-        await fixture.close()
     }
 
     @Test("without a hint nothing is revoked: a plain page, or the registered URI named by client_id")
     func noHint() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let (_, refresh) = try await Self.signIn(client, fixture)
-            let page = try await Self.logout(client, [:])
-            #expect(page.status == .ok)
-            #expect(String(buffer: page.body).contains("signed out"))
-            let redirect = try await Self.logout(client, ["client_id": "clanboards-mobile", "post_logout_redirect_uri": "clanboards://signout"])
-            #expect(redirect.status == .found)
-            #expect(redirect.headers[.location] == "clanboards://signout")
-            #expect(try await Self.refreshWorks(client, refresh))
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let (_, refresh) = try await Self.signIn(client, fixture)
+                let page = try await Self.logout(client, [:])
+                #expect(page.status == .ok)
+                #expect(String(buffer: page.body).contains("signed out"))
+                let redirect = try await Self.logout(client, ["client_id": "clanboards-mobile", "post_logout_redirect_uri": "clanboards://signout"])
+                #expect(redirect.status == .found)
+                #expect(redirect.headers[.location] == "clanboards://signout")
+                #expect(try await Self.refreshWorks(client, refresh))
+            }
         }
-        await fixture.close()
     }
 
     @Test("echoed text is escaped on pages")

@@ -11,40 +11,40 @@ import TestSupport
 struct RateLimitTests {
     @Test("over the allowance: 429 temporarily_unavailable with Retry-After; other endpoints unaffected")
     func tooManyRequests() async throws {
-        let fixture = try await IssuerTestFixture(environment: ["ISSUER_RATE_LIMIT": "1/m burst 3"])
-        let app = buildApplication(fixture.dependencies)
-        try await app.test(.live) { client in
-            var statuses: [Int] = []
-            for _ in 0..<5 {
-                let response = try await client.postForm("/oauth2/token", [("grant_type", "password")])
-                statuses.append(Int(response.status.code))
-                if response.status == .tooManyRequests {
-                    #expect(response.json["error"] as? String == "temporarily_unavailable")
-                    #expect(Int(response.headers[.retryAfter] ?? "") ?? 0 >= 1)
+        try await withIssuer(environment: ["ISSUER_RATE_LIMIT": "1/m burst 3"]) { fixture in
+            let app = buildApplication(fixture.dependencies)
+            try await app.test(.live) { client in
+                var statuses: [Int] = []
+                for _ in 0..<5 {
+                    let response = try await client.postForm("/oauth2/token", [("grant_type", "password")])
+                    statuses.append(Int(response.status.code))
+                    if response.status == .tooManyRequests {
+                        #expect(response.json["error"] as? String == "temporarily_unavailable")
+                        #expect(Int(response.headers[.retryAfter] ?? "") ?? 0 >= 1)
+                    }
                 }
+                #expect(statuses == [400, 400, 400, 429, 429])
+                #expect(try await client.postForm("/oauth2/revoke", [("token", "x"), ("client_id", "clanboards-mobile")]).status == .tooManyRequests, "the allowance is shared")
+                #expect(try await client.get("/oauth2/jwks.json").status == .ok)
             }
-            #expect(statuses == [400, 400, 400, 429, 429])
-            #expect(try await client.postForm("/oauth2/revoke", [("token", "x"), ("client_id", "clanboards-mobile")]).status == .tooManyRequests, "the allowance is shared")
-            #expect(try await client.get("/oauth2/jwks.json").status == .ok)
         }
-        await fixture.close()
     }
 
     @Test("a route is one route however its path is spelled: a trailing or doubled slash shares the limit")
     func spellingsShareTheLimit() async throws {
-        let fixture = try await IssuerTestFixture(environment: ["ISSUER_RATE_LIMIT": "1/m burst 2"])
-        let app = buildApplication(fixture.dependencies)
-        try await app.test(.live) { client in
-            var statuses: [Int] = []
-            for path in ["/oauth2/revoke/", "//oauth2/revoke", "/oauth2/revoke/", "/oauth2//token/"] {
-                let response = try await client.postForm(path, [("token", "x"), ("client_id", "clanboards-mobile")])
-                statuses.append(Int(response.status.code))
-                if response.status == .tooManyRequests {
-                    #expect(response.json["error"] as? String == "temporarily_unavailable")
+        try await withIssuer(environment: ["ISSUER_RATE_LIMIT": "1/m burst 2"]) { fixture in
+            let app = buildApplication(fixture.dependencies)
+            try await app.test(.live) { client in
+                var statuses: [Int] = []
+                for path in ["/oauth2/revoke/", "//oauth2/revoke", "/oauth2/revoke/", "/oauth2//token/"] {
+                    let response = try await client.postForm(path, [("token", "x"), ("client_id", "clanboards-mobile")])
+                    statuses.append(Int(response.status.code))
+                    if response.status == .tooManyRequests {
+                        #expect(response.json["error"] as? String == "temporarily_unavailable")
+                    }
                 }
+                #expect(statuses == [200, 200, 429, 429])
             }
-            #expect(statuses == [200, 200, 429, 429])
         }
-        await fixture.close()
     }
 }

@@ -13,38 +13,38 @@ import TestSupport
 struct RequestLoggingTests {
     @Test("every log line of a request carries its request id, which the response returns; no token is ever logged")
     func requestIDAndNoSecrets() async throws {
-        let fixture = try await IssuerTestFixture()
-        let lines = Mutex<[String]>([])
-        var logger = Logger(label: "issuer") { label in
-            JSONLogHandler(label: label) { line in lines.withLock { $0.append(line) } }
-        }
-        logger.logLevel = .debug
-        var dependencies = fixture.dependencies
-        dependencies.logger = logger
-        let idToken = try fixture.apple.identityToken(subject: "logged.user")
-        let secrets = Mutex<[String]>([idToken])
-        try await buildApplication(dependencies).test(.router) { client in
-            let signIn = try await client.postJSON("/auth/apple/exchange", ["id_token": idToken])
-            let requestID = try #require(signIn.headers[HTTPField.Name("X-Request-Id")!])
-            let refreshToken = signIn.json["refresh_token"] as! String
-            secrets.withLock { $0 += [refreshToken, signIn.json["access_token"] as! String, signIn.json["id_token"] as! String] }
-            let refused = try await client.postJSON("/auth/apple/exchange", ["id_token": idToken + "x"])
-            #expect(refused.status == .badRequest)
-            _ = try await RefreshGrantTests.refresh(client, refreshToken)
+        try await withIssuer { fixture in
+            let lines = Mutex<[String]>([])
+            var logger = Logger(label: "issuer") { label in
+                JSONLogHandler(label: label) { line in lines.withLock { $0.append(line) } }
+            }
+            logger.logLevel = .debug
+            var dependencies = fixture.dependencies
+            dependencies.logger = logger
+            let idToken = try fixture.apple.identityToken(subject: "logged.user")
+            let secrets = Mutex<[String]>([idToken])
+            try await buildApplication(dependencies).test(.router) { client in
+                let signIn = try await client.postJSON("/auth/apple/exchange", ["id_token": idToken])
+                let requestID = try #require(signIn.headers[HTTPField.Name("X-Request-Id")!])
+                let refreshToken = signIn.json["refresh_token"] as! String
+                secrets.withLock { $0 += [refreshToken, signIn.json["access_token"] as! String, signIn.json["id_token"] as! String] }
+                let refused = try await client.postJSON("/auth/apple/exchange", ["id_token": idToken + "x"])
+                #expect(refused.status == .badRequest)
+                _ = try await RefreshGrantTests.refresh(client, refreshToken)
 
-            let logged = lines.withLock { $0 }
-            let signedIn = logged.filter { $0.contains("\"message\":\"signed in\"") }
-            #expect(signedIn.count == 1)
-            #expect(signedIn.first?.contains("\"hb.request.id\":\"\(requestID)\"") == true)
-            let refusedLine = logged.filter { $0.contains("request refused") }
-            #expect(refusedLine.first?.contains(try #require(refused.headers[HTTPField.Name("X-Request-Id")!])) == true)
+                let logged = lines.withLock { $0 }
+                let signedIn = logged.filter { $0.contains("\"message\":\"signed in\"") }
+                #expect(signedIn.count == 1)
+                #expect(signedIn.first?.contains("\"hb.request.id\":\"\(requestID)\"") == true)
+                let refusedLine = logged.filter { $0.contains("request refused") }
+                #expect(refusedLine.first?.contains(try #require(refused.headers[HTTPField.Name("X-Request-Id")!])) == true)
+            }
+            let logged = lines.withLock { $0 }.joined()
+            #expect(!logged.isEmpty)
+            for secret in secrets.withLock({ $0 }) {
+                #expect(!logged.contains(secret), "a token or secret reached the log")
+                #expect(!logged.contains(String(secret.suffix(40))), "part of a token reached the log")
+            }
         }
-        let logged = lines.withLock { $0 }.joined()
-        #expect(!logged.isEmpty)
-        for secret in secrets.withLock({ $0 }) {
-            #expect(!logged.contains(secret), "a token or secret reached the log")
-            #expect(!logged.contains(String(secret.suffix(40))), "part of a token reached the log")
-        }
-        await fixture.close()
     }
 }

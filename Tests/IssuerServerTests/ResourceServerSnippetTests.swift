@@ -101,61 +101,61 @@ import Testing
 struct ResourceServerSnippetTests {
     @Test("accepts an access token; refuses an ID token, another audience or issuer, a forged signature, alg none and HS256")
     func verifier() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let response = try await client.postJSON("/auth/apple/exchange", ["id_token": try fixture.apple.identityToken()])
-            let access = try #require(response.json["access_token"] as? String)
-            let id = try #require(response.json["id_token"] as? String)
-            let jwks = Data(String(buffer: try await client.get("/oauth2/jwks.json").body).utf8)
-            let issuer = fixture.configuration.issuerURL.absoluteString
-            let verifier = IssuerTokenVerifier(issuer: issuer, audience: "clanboards-mobile") { jwks }
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let response = try await client.postJSON("/auth/apple/exchange", ["id_token": try fixture.apple.identityToken()])
+                let access = try #require(response.json["access_token"] as? String)
+                let id = try #require(response.json["id_token"] as? String)
+                let jwks = Data(String(buffer: try await client.get("/oauth2/jwks.json").body).utf8)
+                let issuer = fixture.configuration.issuerURL.absoluteString
+                let verifier = IssuerTokenVerifier(issuer: issuer, audience: "clanboards-mobile") { jwks }
 
-            let claims = try await verifier.verify(access)
-            #expect(claims.scope == "openid email profile")
-            #expect(claims.clientID == "clanboards-mobile")
-            #expect(claims.sid?.isEmpty == false)
+                let claims = try await verifier.verify(access)
+                #expect(claims.scope == "openid email profile")
+                #expect(claims.clientID == "clanboards-mobile")
+                #expect(claims.sid?.isEmpty == false)
 
-            await #expect(throws: IssuerTokenError.notAnAccessToken) { try await verifier.verify(id) }
-            let otherAPI = IssuerTokenVerifier(issuer: issuer, audience: "another-api") { jwks }
-            await #expect(throws: IssuerTokenError.wrongAudience) { try await otherAPI.verify(access) }
-            let otherIssuer = IssuerTokenVerifier(issuer: issuer + "/", audience: "clanboards-mobile") { jwks }
-            await #expect(throws: IssuerTokenError.wrongIssuer) { try await otherIssuer.verify(access) }
+                await #expect(throws: IssuerTokenError.notAnAccessToken) { try await verifier.verify(id) }
+                let otherAPI = IssuerTokenVerifier(issuer: issuer, audience: "another-api") { jwks }
+                await #expect(throws: IssuerTokenError.wrongAudience) { try await otherAPI.verify(access) }
+                let otherIssuer = IssuerTokenVerifier(issuer: issuer + "/", audience: "clanboards-mobile") { jwks }
+                await #expect(throws: IssuerTokenError.wrongIssuer) { try await otherIssuer.verify(access) }
 
-            let parts = access.split(separator: ".").map(String.init)
-            let forged = parts[0] + "." + parts[1] + "." + String(parts[2].reversed())
-            await #expect(throws: (any Error).self) { try await verifier.verify(forged) }
-            for alg in ["none", "HS256"] {
-                let header = Data(#"{"alg":"\#(alg)","typ":"at+jwt","kid":"x"}"#.utf8).base64EncodedString()
-                    .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                await #expect(throws: IssuerTokenError.notRS256) { try await verifier.verify(header + "." + parts[1] + ".") }
+                let parts = access.split(separator: ".").map(String.init)
+                let forged = parts[0] + "." + parts[1] + "." + String(parts[2].reversed())
+                await #expect(throws: (any Error).self) { try await verifier.verify(forged) }
+                for alg in ["none", "HS256"] {
+                    let header = Data(#"{"alg":"\#(alg)","typ":"at+jwt","kid":"x"}"#.utf8).base64EncodedString()
+                        .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                    await #expect(throws: IssuerTokenError.notRS256) { try await verifier.verify(header + "." + parts[1] + ".") }
+                }
             }
         }
-        await fixture.close()
     }
 
     @Test("the JWKS is fetched once, and an unknown kid within 30 s of it is refused without another fetch")
     func boundedRefetch() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let response = try await client.postJSON("/auth/apple/exchange", ["id_token": try fixture.apple.identityToken()])
-            let access = try #require(response.json["access_token"] as? String)
-            let jwks = Data(String(buffer: try await client.get("/oauth2/jwks.json").body).utf8)
-            let fetches = FetchCounter()
-            let verifier = IssuerTokenVerifier(issuer: fixture.configuration.issuerURL.absoluteString, audience: "clanboards-mobile") {
-                await fetches.increment()
-                return jwks
-            }
-            _ = try await verifier.verify(access)
-            _ = try await verifier.verify(access)
-            #expect(await fetches.count == 1)
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let response = try await client.postJSON("/auth/apple/exchange", ["id_token": try fixture.apple.identityToken()])
+                let access = try #require(response.json["access_token"] as? String)
+                let jwks = Data(String(buffer: try await client.get("/oauth2/jwks.json").body).utf8)
+                let fetches = FetchCounter()
+                let verifier = IssuerTokenVerifier(issuer: fixture.configuration.issuerURL.absoluteString, audience: "clanboards-mobile") {
+                    await fetches.increment()
+                    return jwks
+                }
+                _ = try await verifier.verify(access)
+                _ = try await verifier.verify(access)
+                #expect(await fetches.count == 1)
 
-            let parts = access.split(separator: ".").map(String.init)
-            let header = Data(#"{"alg":"RS256","typ":"at+jwt","kid":"not-a-key-of-ours"}"#.utf8).base64EncodedString()
-                .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            await #expect(throws: IssuerTokenError.unknownKey) { try await verifier.verify(header + "." + parts[1] + "." + parts[2]) }
-            #expect(await fetches.count == 1)
+                let parts = access.split(separator: ".").map(String.init)
+                let header = Data(#"{"alg":"RS256","typ":"at+jwt","kid":"not-a-key-of-ours"}"#.utf8).base64EncodedString()
+                    .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                await #expect(throws: IssuerTokenError.unknownKey) { try await verifier.verify(header + "." + parts[1] + "." + parts[2]) }
+                #expect(await fetches.count == 1)
+            }
         }
-        await fixture.close()
     }
 }
 

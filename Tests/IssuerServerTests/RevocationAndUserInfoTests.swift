@@ -24,50 +24,50 @@ struct RevocationAndUserInfoTests {
 
     @Test("revoking a refresh token ends its session: refresh and access tokens stop working")
     func revokeRefreshToken() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let tokens = try await RefreshGrantTests.signIn(client, fixture)
-            let refresh = tokens["refresh_token"] as! String
-            let access = tokens["access_token"] as! String
-            #expect(try await Self.userinfo(client, access).status == .ok)
-            let response = try await Self.revoke(client, refresh)
-            #expect(response.status == .ok)
-            #expect(response.body.readableBytes == 0)
-            #expect(try await RefreshGrantTests.refresh(client, refresh).json["error"] as? String == "invalid_grant")
-            #expect(try await Self.userinfo(client, access).status == .unauthorized)
-            #expect(try await Self.revoke(client, refresh).status == .ok, "already revoked: still 200")
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let refresh = tokens["refresh_token"] as! String
+                let access = tokens["access_token"] as! String
+                #expect(try await Self.userinfo(client, access).status == .ok)
+                let response = try await Self.revoke(client, refresh)
+                #expect(response.status == .ok)
+                #expect(response.body.readableBytes == 0)
+                #expect(try await RefreshGrantTests.refresh(client, refresh).json["error"] as? String == "invalid_grant")
+                #expect(try await Self.userinfo(client, access).status == .unauthorized)
+                #expect(try await Self.revoke(client, refresh).status == .ok, "already revoked: still 200")
+            }
         }
-        await fixture.close()
     }
 
     @Test("revoking an access token revokes its session (sid)")
     func revokeAccessToken() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let tokens = try await RefreshGrantTests.signIn(client, fixture)
-            #expect(try await Self.revoke(client, tokens["access_token"] as? String).status == .ok)
-            #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                #expect(try await Self.revoke(client, tokens["access_token"] as? String).status == .ok)
+                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+            }
         }
-        await fixture.close()
     }
 
     @Test("unknown, malformed and other clients' tokens answer 200 and change nothing; missing fields are client errors")
     func revokeOddTokens() async throws {
-        let fixture = try await IssuerTestFixture(environment: ["ISSUER_CLIENTS_FILE": try IssuerTestFixture.twoClientsFile().path])
-        try await fixture.test { client in
-            let tokens = try await RefreshGrantTests.signIn(client, fixture)
-            for token in [RefreshToken.generate().value, "garbage", "a.b.c", String(repeating: "x", count: 5000)] {
-                #expect(try await Self.revoke(client, token).status == .ok)
+        try await withIssuer(environment: ["ISSUER_CLIENTS_FILE": try IssuerTestFixture.twoClientsFile().path]) { fixture in
+            try await fixture.test { client in
+                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                for token in [RefreshToken.generate().value, "garbage", "a.b.c", String(repeating: "x", count: 5000)] {
+                    #expect(try await Self.revoke(client, token).status == .ok)
+                }
+                #expect(try await Self.revoke(client, tokens["refresh_token"] as? String, clientID: "other-app").status == .ok)
+                #expect(try await Self.revoke(client, tokens["access_token"] as? String, clientID: "other-app").status == .ok)
+                #expect(try await Self.revoke(client, nil).json["error"] as? String == "invalid_request")
+                #expect(try await Self.revoke(client, "x", clientID: nil).json["error"] as? String == "invalid_request")
+                #expect(try await Self.revoke(client, "x", clientID: "nobody").json["error"] as? String == "invalid_client")
+                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).status == .ok, "nothing was revoked")
             }
-            #expect(try await Self.revoke(client, tokens["refresh_token"] as? String, clientID: "other-app").status == .ok)
-            #expect(try await Self.revoke(client, tokens["access_token"] as? String, clientID: "other-app").status == .ok)
-            #expect(try await Self.revoke(client, nil).json["error"] as? String == "invalid_request")
-            #expect(try await Self.revoke(client, "x", clientID: nil).json["error"] as? String == "invalid_request")
-            #expect(try await Self.revoke(client, "x", clientID: "nobody").json["error"] as? String == "invalid_client")
-            #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).status == .ok, "nothing was revoked")
+            #expect(try await fixture.pool.query("SELECT count(*) FROM sessions WHERE revoked_at IS NOT NULL").single!.decode(Int.self, at: 0) == 0)
         }
-        #expect(try await fixture.pool.query("SELECT count(*) FROM sessions WHERE revoked_at IS NOT NULL").single!.decode(Int.self, at: 0) == 0)
-        await fixture.close()
     }
 
     @Test("userinfo answers the claims the scopes allow, by GET and POST", arguments: [
@@ -76,57 +76,57 @@ struct RevocationAndUserInfoTests {
         ("openid email profile", ["sub", "email", "email_verified", "name", "given_name", "family_name"]),
     ])
     func claimsByScope(scope: String, claims: [String]) async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let response = try await client.postJSON("/auth/apple/exchange", [
-                "id_token": try fixture.apple.identityToken(subject: "u"), "scope": scope,
-                "name": ["given_name": "Ada", "family_name": "Lovelace"],
-            ])
-            let access = response.json["access_token"] as! String
-            for method in [HTTPRequest.Method.get, .post] {
-                let info = try await Self.userinfo(client, access, method: method)
-                #expect(info.status == .ok)
-                #expect(info.headers[.cacheControl] == "no-store")
-                #expect(Set(info.json.keys) == Set(claims))
-                let sub = try AccessTokenVerifier(configuration: fixture.configuration, clock: fixture.clock).verify(access, ring: try fixture.ring()).subject
-                #expect(info.json["sub"] as? String == sub)
-                if claims.contains("name") { #expect(info.json["name"] as? String == "Ada Lovelace") }
-                if claims.contains("email_verified") { #expect(info.json["email_verified"] as? Bool == true) }
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let response = try await client.postJSON("/auth/apple/exchange", [
+                    "id_token": try fixture.apple.identityToken(subject: "u"), "scope": scope,
+                    "name": ["given_name": "Ada", "family_name": "Lovelace"],
+                ])
+                let access = response.json["access_token"] as! String
+                for method in [HTTPRequest.Method.get, .post] {
+                    let info = try await Self.userinfo(client, access, method: method)
+                    #expect(info.status == .ok)
+                    #expect(info.headers[.cacheControl] == "no-store")
+                    #expect(Set(info.json.keys) == Set(claims))
+                    let sub = try AccessTokenVerifier(configuration: fixture.configuration, clock: fixture.clock).verify(access, ring: try fixture.ring()).subject
+                    #expect(info.json["sub"] as? String == sub)
+                    if claims.contains("name") { #expect(info.json["name"] as? String == "Ada Lovelace") }
+                    if claims.contains("email_verified") { #expect(info.json["email_verified"] as? Bool == true) }
+                }
             }
         }
-        await fixture.close()
     }
 
     @Test("no credentials: 401 with a bare Bearer challenge; bad, expired, forged, revoked and ID tokens: invalid_token")
     func challenges() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let none = try await Self.userinfo(client, nil)
-            #expect(none.status == .unauthorized)
-            #expect(none.headers[.wwwAuthenticate] == "Bearer")
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let none = try await Self.userinfo(client, nil)
+                #expect(none.status == .unauthorized)
+                #expect(none.headers[.wwwAuthenticate] == "Bearer")
 
-            let tokens = try await RefreshGrantTests.signIn(client, fixture)
-            let access = tokens["access_token"] as! String
-            let ring = try fixture.ring()
-            let payload = Base64URL.decode(access.split(separator: ".")[1])!
-            let forged = try JWS.sign(
-                payload: payload, header: JWSHeader(alg: .rs256, typ: "at+jwt", kid: ring.active!.kid), key: try RSAPrivateKey.generate())
-            let bad: [(String, String)] = [
-                ("garbage", "garbage"),
-                ("forged", forged),
-                ("ID token", tokens["id_token"] as! String),
-            ]
-            for (name, token) in bad {
-                let response = try await Self.userinfo(client, token)
-                #expect(response.status == .unauthorized, "\(name)")
-                #expect(response.headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#, "\(name)")
+                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let access = tokens["access_token"] as! String
+                let ring = try fixture.ring()
+                let payload = Base64URL.decode(access.split(separator: ".")[1])!
+                let forged = try JWS.sign(
+                    payload: payload, header: JWSHeader(alg: .rs256, typ: "at+jwt", kid: ring.active!.kid), key: try RSAPrivateKey.generate())
+                let bad: [(String, String)] = [
+                    ("garbage", "garbage"),
+                    ("forged", forged),
+                    ("ID token", tokens["id_token"] as! String),
+                ]
+                for (name, token) in bad {
+                    let response = try await Self.userinfo(client, token)
+                    #expect(response.status == .unauthorized, "\(name)")
+                    #expect(response.headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#, "\(name)")
+                }
+                fixture.clock.advance(by: 3601)
+                #expect(try await Self.userinfo(client, access).headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#, "expired")
+                fixture.clock.advance(by: -3601)
+                _ = try await Self.revoke(client, access)
+                #expect(try await Self.userinfo(client, access).headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#, "revoked")
             }
-            fixture.clock.advance(by: 3601)
-            #expect(try await Self.userinfo(client, access).headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#, "expired")
-            fixture.clock.advance(by: -3601)
-            _ = try await Self.revoke(client, access)
-            #expect(try await Self.userinfo(client, access).headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#, "revoked")
         }
-        await fixture.close()
     }
 }

@@ -13,17 +13,17 @@ import TestSupport
 struct RouteTableTests {
     @Test("every route of the table is served at its place, under the issuer's path or at the root")
     func everyRouteServed() async throws {
-        let fixture = try await IssuerTestFixture(environment: ["ISSUER_URL": "http://127.0.0.1:8080/oidc"])
-        try await fixture.test { client in
-            for route in Route.allCases {
-                let path = route.registeredPath(prefix: "/oidc")
-                let response = try await client.executeRequest(
-                    uri: path, method: route.methods[0], headers: [.contentType: "application/x-www-form-urlencoded"],
-                    body: route.methods[0] == .post ? ByteBuffer(string: "") : nil)
-                #expect(![404, 405].contains(response.status.code), "\(route) at \(path): \(response.status)")
+        try await withIssuer(environment: ["ISSUER_URL": "http://127.0.0.1:8080/oidc"]) { fixture in
+            try await fixture.test { client in
+                for route in Route.allCases {
+                    let path = route.registeredPath(prefix: "/oidc")
+                    let response = try await client.executeRequest(
+                        uri: path, method: route.methods[0], headers: [.contentType: "application/x-www-form-urlencoded"],
+                        body: route.methods[0] == .post ? ByteBuffer(string: "") : nil)
+                    #expect(![404, 405].contains(response.status.code), "\(route) at \(path): \(response.status)")
+                }
             }
         }
-        await fixture.close()
     }
 
     @Test("a wrong method is 405 with Allow, as RFC 6749 JSON on OAuth routes, however the path is spelled",
@@ -36,36 +36,36 @@ struct RouteTableTests {
             ("DELETE", "/.well-known/openid-configuration", "GET, HEAD", false),
           ])
     func methodNotAllowed(_ method: String, _ path: String, _ allow: String, _ oauth: Bool) async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let response = try await client.executeRequest(
-                uri: path, method: HTTPRequest.Method(method)!, headers: [:], body: nil)
-            #expect(response.status == .methodNotAllowed)
-            #expect(response.headers[.allow] == allow)
-            if oauth {
-                #expect(response.json["error"] as? String == "invalid_request")
-                #expect(response.headers[.contentType] == "application/json")
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let response = try await client.executeRequest(
+                    uri: path, method: HTTPRequest.Method(method)!, headers: [:], body: nil)
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == allow)
+                if oauth {
+                    #expect(response.json["error"] as? String == "invalid_request")
+                    #expect(response.headers[.contentType] == "application/json")
+                }
             }
         }
-        await fixture.close()
     }
 
     @Test("HEAD is answered wherever GET is; unknown paths under the OAuth paths are RFC 6749 JSON 404s")
     func headAndNotFound() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let head = try await client.executeRequest(uri: "/oauth2/jwks.json", method: .head, headers: [:], body: nil)
-            #expect(head.status == .ok)
-            for path in ["/oauth2/nothing", "//auth//apple/nothing", "/account/x"] {
-                let response = try await client.get(path)
-                #expect(response.status == .notFound)
-                #expect(response.json["error"] as? String == "invalid_request", "\(path)")
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let head = try await client.executeRequest(uri: "/oauth2/jwks.json", method: .head, headers: [:], body: nil)
+                #expect(head.status == .ok)
+                for path in ["/oauth2/nothing", "//auth//apple/nothing", "/account/x"] {
+                    let response = try await client.get(path)
+                    #expect(response.status == .notFound)
+                    #expect(response.json["error"] as? String == "invalid_request", "\(path)")
+                }
+                let elsewhere = try await client.get("/nothing")
+                #expect(elsewhere.status == .notFound)
+                #expect(elsewhere.json["error"] == nil)
             }
-            let elsewhere = try await client.get("/nothing")
-            #expect(elsewhere.status == .notFound)
-            #expect(elsewhere.json["error"] == nil)
         }
-        await fixture.close()
     }
 
     @Test("the table's policies name only routes it serves; discovery advertises exactly the served endpoints")

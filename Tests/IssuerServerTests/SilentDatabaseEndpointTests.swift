@@ -12,36 +12,36 @@ import TestSupport
 struct SilentDatabaseEndpointTests {
     @Test("while the database is silent, requests answer 503 temporarily_unavailable and /readyz 503; then they recover by themselves")
     func silentThenBack() async throws {
-        let fixture = try await IssuerTestFixture()
-        let (proxy, conninfo) = try FreezableProxy.inFront(of: fixture.conninfo)
-        defer { proxy.stop() }
-        let pool = ConnectionPool(conninfo: conninfo, size: 2, timeout: .seconds(2))
-        var dependencies = fixture.dependencies
-        dependencies.pool = pool
-        let app = buildApplication(dependencies)
-        try await app.test(.router) { client in
-            #expect(try await client.get("/readyz").status == .ok)
+        try await withIssuer { fixture in
+            let (proxy, conninfo) = try FreezableProxy.inFront(of: fixture.conninfo)
+            defer { proxy.stop() }
+            let pool = ConnectionPool(conninfo: conninfo, size: 2, timeout: .seconds(2))
+            var dependencies = fixture.dependencies
+            dependencies.pool = pool
+            let app = buildApplication(dependencies)
+            try await app.test(.router) { client in
+                #expect(try await client.get("/readyz").status == .ok)
 
-            proxy.freeze()
-            // Bounded by three deadlines: a stuck request must fail the test, not hang it.
-            let refresh = await WithinBound.result(seconds: 6) {
-                let response = try await RefreshGrantTests.refresh(client, RefreshToken.generate().value)
-                return (response.status.code, response.json["error"] as? String)
+                proxy.freeze()
+                // Bounded by three deadlines: a stuck request must fail the test, not hang it.
+                let refresh = await WithinBound.result(seconds: 6) {
+                    let response = try await RefreshGrantTests.refresh(client, RefreshToken.generate().value)
+                    return (response.status.code, response.json["error"] as? String)
+                }
+                #expect(try refresh?.get().0 == 503)
+                #expect(try refresh?.get().1 == "temporarily_unavailable")
+                let readiness = await WithinBound.result(seconds: 6) { try await client.get("/readyz").status.code }
+                #expect(try readiness?.get() == 503)
+
+                proxy.thaw()
+                // Each try opens a new link; a loaded machine may need more than one within 2 s.
+                var readyAgain = false
+                for _ in 0..<5 where !readyAgain { readyAgain = try await client.get("/readyz").status == .ok }
+                #expect(readyAgain)
+                let after = try await RefreshGrantTests.refresh(client, RefreshToken.generate().value)
+                #expect(after.json["error"] as? String == "invalid_grant")
             }
-            #expect(try refresh?.get().0 == 503)
-            #expect(try refresh?.get().1 == "temporarily_unavailable")
-            let readiness = await WithinBound.result(seconds: 6) { try await client.get("/readyz").status.code }
-            #expect(try readiness?.get() == 503)
-
-            proxy.thaw()
-            // Each try opens a new link; a loaded machine may need more than one within 2 s.
-            var readyAgain = false
-            for _ in 0..<5 where !readyAgain { readyAgain = try await client.get("/readyz").status == .ok }
-            #expect(readyAgain)
-            let after = try await RefreshGrantTests.refresh(client, RefreshToken.generate().value)
-            #expect(after.json["error"] as? String == "invalid_grant")
+            await pool.close()
         }
-        await pool.close()
-        await fixture.close()
     }
 }

@@ -10,17 +10,12 @@ import TestSupport
 struct SlowClientTests {
     /// A live server whose request-read limit is 1 s, on a port the body gets.
     static func withServer(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {
-        let fixture = try await IssuerTestFixture()
-        var dependencies = fixture.dependencies
-        dependencies.requestReadTimeout = .seconds(1)
-        let app = buildApplication(dependencies)
-        do {
+        try await withIssuer { fixture in
+            var dependencies = fixture.dependencies
+            dependencies.requestReadTimeout = .seconds(1)
+            let app = buildApplication(dependencies)
             try await app.test(.live) { client in try await body(try #require(client.port)) }
-        } catch {
-            await fixture.close()
-            throw error
         }
-        await fixture.close()
     }
 
     @Test("a body trickled one byte at a time is cut off at the request-read limit")

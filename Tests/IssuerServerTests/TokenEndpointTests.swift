@@ -13,42 +13,42 @@ struct TokenEndpointTests {
 
     @Test("an Apple identity token as subject_token answers tokens with issued_token_type")
     func tokenExchange() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let response = try await client.postForm("/oauth2/token", [
-                ("grant_type", Self.exchangeGrant), ("client_id", "clanboards-mobile"),
-                ("subject_token", try fixture.apple.identityToken()), ("subject_token_type", Self.idTokenType),
-            ])
-            #expect(response.status == .ok)
-            #expect(response.headers[.cacheControl] == "no-store")
-            #expect(response.json["issued_token_type"] as? String == "urn:ietf:params:oauth:token-type:access_token")
-            #expect(response.json["refresh_token"] is String)
-            #expect(response.json["id_token"] is String)
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let response = try await client.postForm("/oauth2/token", [
+                    ("grant_type", Self.exchangeGrant), ("client_id", "clanboards-mobile"),
+                    ("subject_token", try fixture.apple.identityToken()), ("subject_token_type", Self.idTokenType),
+                ])
+                #expect(response.status == .ok)
+                #expect(response.headers[.cacheControl] == "no-store")
+                #expect(response.json["issued_token_type"] as? String == "urn:ietf:params:oauth:token-type:access_token")
+                #expect(response.json["refresh_token"] is String)
+                #expect(response.json["id_token"] is String)
+            }
+            #expect(try await fixture.count("sessions") == 1)
         }
-        #expect(try await fixture.count("sessions") == 1)
-        await fixture.close()
     }
 
     @Test("an invalid subject_token is invalid_request (RFC 8693 §2.2.2) and writes nothing")
     func invalidSubjectToken() async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            for token in [try fixture.apple.identityToken(audience: "com.evil"), "garbage"] {
-                let response = try await client.postForm("/oauth2/token", [
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                for token in [try fixture.apple.identityToken(audience: "com.evil"), "garbage"] {
+                    let response = try await client.postForm("/oauth2/token", [
+                        ("grant_type", Self.exchangeGrant), ("client_id", "clanboards-mobile"),
+                        ("subject_token", token), ("subject_token_type", Self.idTokenType),
+                    ])
+                    #expect(response.status == .badRequest)
+                    #expect(response.json["error"] as? String == "invalid_request")
+                }
+                let wrongType = try await client.postForm("/oauth2/token", [
                     ("grant_type", Self.exchangeGrant), ("client_id", "clanboards-mobile"),
-                    ("subject_token", token), ("subject_token_type", Self.idTokenType),
+                    ("subject_token", try fixture.apple.identityToken()), ("subject_token_type", "urn:ietf:params:oauth:token-type:jwt"),
                 ])
-                #expect(response.status == .badRequest)
-                #expect(response.json["error"] as? String == "invalid_request")
+                #expect(wrongType.json["error"] as? String == "invalid_request")
             }
-            let wrongType = try await client.postForm("/oauth2/token", [
-                ("grant_type", Self.exchangeGrant), ("client_id", "clanboards-mobile"),
-                ("subject_token", try fixture.apple.identityToken()), ("subject_token_type", "urn:ietf:params:oauth:token-type:jwt"),
-            ])
-            #expect(wrongType.json["error"] as? String == "invalid_request")
+            #expect(try await fixture.count("sessions") == 0)
         }
-        #expect(try await fixture.count("sessions") == 0)
-        await fixture.close()
     }
 
     @Test("unknown and missing grant types", arguments: [
@@ -57,12 +57,12 @@ struct TokenEndpointTests {
         ([("client_id", "clanboards-mobile")], "invalid_request"),
     ] as [([(String, String)], String)])
     func grantTypes(fields: [(String, String)], error: String) async throws {
-        let fixture = try await IssuerTestFixture()
-        try await fixture.test { client in
-            let response = try await client.postForm("/oauth2/token", fields)
-            #expect(response.status == .badRequest)
-            #expect(response.json["error"] as? String == error)
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let response = try await client.postForm("/oauth2/token", fields)
+                #expect(response.status == .badRequest)
+                #expect(response.json["error"] as? String == error)
+            }
         }
-        await fixture.close()
     }
 }
