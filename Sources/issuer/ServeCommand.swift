@@ -20,8 +20,10 @@ struct ServeCommand: AsyncParsableCommand {
     var settings: SettingsOptions
 
     func run() async throws {
+        let cores = ProcessorShare.sizeThreadPools()
         let configuration = try ConfigurationLoader.load(settings)
         let logger = ConfigurationLoader.bootstrapLogging(configuration)
+        logger.info("thread pools sized to this process's cores", metadata: ["cores": "\(cores)"])
         try prepareKeyRing(configuration, logger: logger)
         let database: DatabaseTarget
         do {
