@@ -31,14 +31,14 @@ struct AccountDeletionTests {
                 #expect(response.status == .noContent)
                 #expect(rig.apple.revokedTokens == [appleToken])
 
-                #expect(try await RevocationAndUserInfoTests.userinfo(client, access).status == .unauthorized)
+                #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .unauthorized)
                 #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
                 let again = try await Self.delete(client, access)
                 #expect(again.status == .unauthorized)
                 #expect(again.headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#)
 
                 // The other user is untouched, Apple token included.
-                #expect(try await RevocationAndUserInfoTests.userinfo(client, other["access_token"] as? String).status == .ok)
+                #expect(try await UserInfoEndpointTests.userinfo(client, other["access_token"] as? String).status == .ok)
                 #expect(try await RefreshGrantTests.refresh(client, other["refresh_token"] as! String).status == .ok)
                 #expect(try await AppleTestRig.heldToken(rig.fixture, userID: try AppleTestRig.userID(rig.fixture, other)) == otherAppleToken)
 
@@ -74,7 +74,7 @@ struct AccountDeletionTests {
                     #expect(bad.status == .unauthorized)
                     #expect(bad.json["error"] as? String == "invalid_token")
                 }
-                let revoked = try await RevocationAndUserInfoTests.revoke(client, tokens["refresh_token"] as? String)
+                let revoked = try await RevocationEndpointTests.revoke(client, tokens["refresh_token"] as? String)
                 #expect(revoked.status == .ok)
                 #expect(try await Self.delete(client, tokens["access_token"] as? String).status == .unauthorized, "a revoked session's token deletes nothing")
             }
