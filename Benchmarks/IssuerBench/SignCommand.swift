@@ -38,7 +38,7 @@ struct SignCommand: ParsableCommand {
         // A real ring on disk, made the way `issuer keys init` makes it.
         let ring = try KeyRotation(
             store: KeyRingStore(directory: directory),
-            policy: KeyRotationPolicy(longestTokenLifetime: 3600, reloadInterval: 5), clock: SystemClock()
+            policy: KeyRotationPolicy(longestTokenLifetime: .seconds(3600), reloadInterval: .seconds(5)), clock: SystemClock()
         ).initialize().ring
         let signer = TokenSigner(issuer: "http://127.0.0.1:8080", audience: "clanboards-mobile", accessTokenTTL: .seconds(3600), idTokenTTL: .seconds(3600), clock: SystemClock())
         let contents = TokenContents(

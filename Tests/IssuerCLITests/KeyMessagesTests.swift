@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct KeyMessagesTests {
     static func rotation(_ directory: URL, _ clock: ManualClock) -> KeyRotation {
         KeyRotation(
-            store: KeyRingStore(directory: directory), policy: KeyRotationPolicy(longestTokenLifetime: 3600, reloadInterval: 5),
+            store: KeyRingStore(directory: directory), policy: KeyRotationPolicy(longestTokenLifetime: .seconds(3600), reloadInterval: .seconds(5)),
             clock: clock)
     }
 

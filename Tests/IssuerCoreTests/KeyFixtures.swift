@@ -6,7 +6,7 @@ import Testing
 /// with other targets are in TestSupport (`TestRSAKeys`, `TestDirectories`, `CommandLineTool`).
 enum KeyFixtures {
     /// The SPEC §2 defaults: 3600 s tokens, 5 s reload; a retired key is published for 3965 s.
-    static let policy = KeyRotationPolicy(longestTokenLifetime: 3600, reloadInterval: 5)
+    static let policy = KeyRotationPolicy(longestTokenLifetime: .seconds(3600), reloadInterval: .seconds(5))
 
     /// Reads `ring.json` as loose JSON, for tests that corrupt it on purpose.
     static func stateJSON(in directory: URL) throws -> [String: Any] {

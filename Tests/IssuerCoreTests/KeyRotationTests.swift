@@ -117,7 +117,7 @@ import TestSupport
             let retired = try rotation.rotate().retired
             // The servers could not record (a read-only volume); the CLI knows their 24-hour TTL.
             let informed = KeyRotation(
-                store: rotation.store, policy: KeyRotationPolicy(longestTokenLifetime: 86_400, reloadInterval: 5), clock: clock)
+                store: rotation.store, policy: KeyRotationPolicy(longestTokenLifetime: .seconds(86_400), reloadInterval: .seconds(5)), clock: clock)
             clock.set(rotatedAt.addingTimeInterval(3965))
             #expect(try informed.prune().removed.isEmpty)
             clock.set(rotatedAt.addingTimeInterval(5 + 86_400 + 360))
@@ -137,7 +137,7 @@ import TestSupport
             #expect(rotated.promoted.kid == before.next?.kid)
             let published = try #require(before.next).createdAt
             #expect(rotated.forced == .promotedEarly(
-                kid: rotated.promoted.kid, publishedAt: published, promotableAt: published.addingTimeInterval(360), promotionDelay: 360))
+                kid: rotated.promoted.kid, publishedAt: published, promotableAt: published.addingTimeInterval(360), promotionDelay: .seconds(360)))
 
             let pruned = try rotation.prune(force: true)
             #expect(pruned.removed.map(\.kid) == [before.active?.kid])
@@ -166,7 +166,7 @@ import TestSupport
             try rotation.store.modify { _ in (try KeyRing(keys: [active]), ()) }
             let forced = try rotation.rotate(force: true)
             #expect(forced.promoted.kid != active.kid)
-            #expect(forced.forced == .promotedUnpublished(kid: forced.promoted.kid, promotionDelay: 360))
+            #expect(forced.forced == .promotedUnpublished(kid: forced.promoted.kid, promotionDelay: .seconds(360)))
             #expect(try rotation.store.load().retired.map(\.kid) == [active.kid])
         }
     }

@@ -16,7 +16,7 @@ struct KeyRingMonitorTests {
         let before = monitor.current
         let activeBefore = try #require(before.ring.active?.kid)
 
-        let rotation = KeyRotation(store: store, policy: KeyRotationPolicy(longestTokenLifetime: 3600, reloadInterval: 5), clock: SystemClock())
+        let rotation = KeyRotation(store: store, policy: KeyRotationPolicy(longestTokenLifetime: .seconds(3600), reloadInterval: .seconds(5)), clock: SystemClock())
         _ = try rotation.rotate(force: true)
         #expect(monitor.reload() == nil)
         let rotated = monitor.current

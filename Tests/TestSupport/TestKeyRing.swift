@@ -8,7 +8,7 @@ public enum TestKeyRing {
         let directory = TestDirectories.make("keys")
         let rotation = KeyRotation(
             store: KeyRingStore(directory: directory),
-            policy: KeyRotationPolicy(longestTokenLifetime: 3600, reloadInterval: 5), clock: clock)
+            policy: KeyRotationPolicy(longestTokenLifetime: .seconds(3600), reloadInterval: .seconds(5)), clock: clock)
         _ = try rotation.initialize()
         return directory
     }

@@ -4,8 +4,8 @@ import Foundation
 /// key reject the tokens it signs until they refresh the JWKS.
 public enum ForcedRotation: Sendable, Equatable {
     /// The next key was promoted after being published since `publishedAt` only, before
-    /// `promotableAt`, the end of the `promotionDelay` (seconds) SPEC §5 asks for.
-    case promotedEarly(kid: String, publishedAt: Date, promotableAt: Date, promotionDelay: TimeInterval)
+    /// `promotableAt`, the end of the `promotionDelay` SPEC §5 asks for.
+    case promotedEarly(kid: String, publishedAt: Date, promotableAt: Date, promotionDelay: Duration)
     /// The ring had no next key: a fresh key `kid`, never published, was made active at once.
-    case promotedUnpublished(kid: String, promotionDelay: TimeInterval)
+    case promotedUnpublished(kid: String, promotionDelay: Duration)
 }

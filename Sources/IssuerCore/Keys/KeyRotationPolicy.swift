@@ -16,18 +16,18 @@ import Foundation
 /// nothing, so their TTL does not count.
 public struct KeyRotationPolicy: Sendable, Equatable {
     /// The JWKS `Cache-Control: max-age` (SPEC §3.4).
-    public var jwksMaxAge: TimeInterval = 300
+    public var jwksMaxAge: Duration = .seconds(300)
     /// The extra 60 s of SPEC §5 (the JWKS `stale-while-revalidate`).
-    public var jwksMargin: TimeInterval = 60
+    public var jwksMargin: Duration = .seconds(60)
     /// The longest lifetime of a token our keys sign (SPEC §2 TTLs).
-    public var longestTokenLifetime: TimeInterval
+    public var longestTokenLifetime: Duration
     /// How late a running server may notice a changed ring (`ISSUER_KEYS_RELOAD_SECONDS`, SPEC §2).
-    public var reloadInterval: TimeInterval
+    public var reloadInterval: Duration
     /// Size of new keys; RFC 7518 §3.3 requires at least 2048.
     public var keyBits: Int = 2048
 
-    /// A policy from explicit numbers (SPEC §5).
-    public init(longestTokenLifetime: TimeInterval, reloadInterval: TimeInterval) {
+    /// A policy from explicit lifetimes (SPEC §5).
+    public init(longestTokenLifetime: Duration, reloadInterval: Duration) {
         self.longestTokenLifetime = longestTokenLifetime
         self.reloadInterval = reloadInterval
     }
@@ -35,20 +35,20 @@ public struct KeyRotationPolicy: Sendable, Equatable {
     /// The policy the configured TTLs and reload interval imply (SPEC §2, §5).
     public init(configuration: Configuration) {
         self.init(
-            longestTokenLifetime: max(configuration.accessTokenTTL, configuration.idTokenTTL).timeInterval,
-            reloadInterval: configuration.keysReloadInterval.timeInterval)
+            longestTokenLifetime: max(configuration.accessTokenTTL, configuration.idTokenTTL),
+            reloadInterval: configuration.keysReloadInterval)
     }
 
     /// How long a next key must have been in the ring before it may be promoted (SPEC §5).
-    public var promotionDelay: TimeInterval { jwksMaxAge + jwksMargin }
+    public var promotionDelay: Duration { jwksMaxAge + jwksMargin }
 
     /// When the next key that entered the ring at `createdAt` may be promoted (SPEC §5).
     public func promotableAt(createdAt: Date) -> Date {
-        createdAt.addingTimeInterval(promotionDelay)
+        createdAt.addingTimeInterval(promotionDelay.timeInterval)
     }
 
     /// When a key retired at `retiredAt` leaves the JWKS and may be pruned (SPEC §5; see the type's notes).
     public func publishedUntil(retiredAt: Date) -> Date {
-        retiredAt.addingTimeInterval(reloadInterval + longestTokenLifetime + jwksMaxAge + jwksMargin)
+        retiredAt.addingTimeInterval((reloadInterval + longestTokenLifetime + jwksMaxAge + jwksMargin).timeInterval)
     }
 }

@@ -51,7 +51,7 @@ public struct SignerTiming: Sendable, Equatable, Codable {
 
     /// The rotation policy these numbers imply (SPEC §5).
     public var policy: KeyRotationPolicy {
-        KeyRotationPolicy(longestTokenLifetime: TimeInterval(longestTokenLifetime), reloadInterval: TimeInterval(reloadInterval))
+        KeyRotationPolicy(longestTokenLifetime: .seconds(longestTokenLifetime), reloadInterval: .seconds(reloadInterval))
     }
 
     enum CodingKeys: String, CodingKey {

@@ -13,9 +13,9 @@ extension CompletedRotation {
         case nil:
             nil
         case .promotedEarly(let kid, let publishedAt, let promotableAt, let promotionDelay):
-            "forced rotation: next key \(kid) has been published for only \(ReadableInterval(rotatedAt.timeIntervalSince(publishedAt))) (less than \(Int(promotionDelay)) s); verifiers that have not yet fetched the new key will reject tokens signed with it until they refresh the JWKS (up to \(ReadableInterval(promotableAt.timeIntervalSince(rotatedAt))) more)"
+            "forced rotation: next key \(kid) has been published for only \(ReadableInterval(rotatedAt.timeIntervalSince(publishedAt))) (less than \(promotionDelay.wholeSeconds) s); verifiers that have not yet fetched the new key will reject tokens signed with it until they refresh the JWKS (up to \(ReadableInterval(promotableAt.timeIntervalSince(rotatedAt))) more)"
         case .promotedUnpublished(let kid, let promotionDelay):
-            "forced rotation without a next key: new active key \(kid) was never published; verifiers will reject tokens signed with it until they refresh the JWKS (up to \(Int(promotionDelay)) s)"
+            "forced rotation without a next key: new active key \(kid) was never published; verifiers will reject tokens signed with it until they refresh the JWKS (up to \(promotionDelay.wholeSeconds) s)"
         }
     }
 }
