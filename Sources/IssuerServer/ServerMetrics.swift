@@ -1,5 +1,6 @@
 import Postgres
 import Prometheus
+import Synchronization
 
 /// The process's Prometheus registry and the metrics SPEC §3.9 names. One instance per
 /// application, passed to whoever records, rather than a global `MetricsSystem`, so that many
@@ -15,18 +16,48 @@ public final class ServerMetrics: Sendable {
         .seconds(2.5), .seconds(10),
     ]
 
+    /// The methods counted by name; any other (a client may send any token) counts as `other`,
+    /// so that no client can grow the label space, and with it this process's memory.
+    static let countedMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    /// One label set's instruments for every request metric.
+    private struct RequestInstruments {
+        let count: Counter
+        let duration: DurationHistogram
+    }
+
+    private struct RequestLabels: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
+
+    /// The registry builds a name and looks a label set up under its lock each time it is asked;
+    /// the label sets are few (routes × methods × statuses), so each is asked for once.
+    private let requestInstruments = Mutex<[RequestLabels: RequestInstruments]>([:])
+
     /// A fresh registry with nothing recorded.
     public init() {}
 
     /// Counts one answered request and records how long it took.
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        let labels = [("route", route), ("method", method), ("status", String(status))]
-        count("http", "requests", "HTTP requests answered, by route, method and status", labels)
-        registry.makeDurationHistogram(
-            descriptor: Self.name("http", "request_duration", "seconds", "HTTP request latency, by route, method and status"),
-            labels: labels,
-            buckets: Self.latencyBuckets
-        ).record(duration)
+        let key = RequestLabels(route: route, method: Self.countedMethods.contains(method) ? method : "other", status: status)
+        let instruments = requestInstruments.withLock { cache in
+            if let known = cache[key] { return known }
+            let labels = [("route", key.route), ("method", key.method), ("status", String(key.status))]
+            let made = RequestInstruments(
+                count: registry.makeCounter(
+                    descriptor: Self.name("http", "requests", "total", "HTTP requests answered, by route, method and status"),
+                    labels: labels),
+                duration: registry.makeDurationHistogram(
+                    descriptor: Self.name("http", "request_duration", "seconds", "HTTP request latency, by route, method and status"),
+                    labels: labels,
+                    buckets: Self.latencyBuckets))
+            cache[key] = made
+            return made
+        }
+        instruments.count.increment()
+        instruments.duration.record(duration)
     }
 
     /// Publishes the pool's current use; called when `/metrics` is scraped, so the numbers are

@@ -17,18 +17,23 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     static let defaultLimit: TimeAmount = .seconds(30)
 
     private let limit: TimeAmount
-    private var deadline: Scheduled<Void>?
+    /// Since when the client owes a complete request; nil while the server works on one.
+    private var owingSince: NIODeadline?
+    /// One timer per connection, moved lazily: a request only notes the time, and the timer,
+    /// when it fires early, sets itself again for the deadline as it now stands. Scheduling and
+    /// cancelling a timer on every request cost more than the rest of this handler.
+    private var timer: Scheduled<Void>?
 
     init(limit: TimeAmount) {
         self.limit = limit
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { start(context) }
+        if context.channel.isActive { startOwing(context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        if deadline == nil { start(context) }
+        if timer == nil { startOwing(context) }
         context.fireChannelActive()
     }
 
@@ -42,25 +47,46 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .end = unwrapInboundIn(data) { stop() }
+        if case .end = unwrapInboundIn(data) { owingSince = nil }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { start(context) }
+        if case .end = unwrapOutboundIn(data) { startOwing(context) }
         context.write(data, promise: promise)
     }
 
-    private func start(_ context: ChannelHandlerContext) {
-        stop()
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        deadline = context.eventLoop.scheduleTask(in: limit) {
-            loopBound.value.close(promise: nil)
+    private func startOwing(_ context: ChannelHandlerContext) {
+        let now = NIODeadline.now()
+        owingSince = now
+        if timer == nil { arm(context, at: now + limit) }
+    }
+
+    private func arm(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(deadline: deadline) {
+            bound.value.handler.fire(bound.value.context)
+        }
+    }
+
+    private func fire(_ context: ChannelHandlerContext) {
+        timer = nil
+        guard let owingSince else {
+            // The server is working on a request: the client owes nothing until it answers.
+            arm(context, at: .now() + limit)
+            return
+        }
+        let due = owingSince + limit
+        if NIODeadline.now() >= due {
+            context.close(promise: nil)
+        } else {
+            arm(context, at: due)
         }
     }
 
     private func stop() {
-        deadline?.cancel()
-        deadline = nil
+        timer?.cancel()
+        timer = nil
+        owingSince = nil
     }
 }
