@@ -7,18 +7,21 @@ import TestSupport
 /// The English the `issuer keys` commands print (SPEC §6), rendered here from IssuerCore's typed
 /// outcomes; the timing itself is tested in IssuerCoreTests' KeyRotationTests.
 @Suite struct KeyMessagesTests {
-    static func rotation(_ directory: URL, _ clock: ManualClock) -> KeyRotation {
-        KeyRotation(
-            store: KeyRingStore(directory: directory), policy: KeyRotationPolicy(longestTokenLifetime: .seconds(3600), reloadInterval: .seconds(5)),
-            clock: clock)
+    /// Runs `body` on a freshly initialized ring in a scratch directory, with the SPEC §2 default
+    /// timing and a clock that only moves when told to.
+    static func withInitializedRing(_ body: (KeyRotation, ManualClock, KeyInitialization) throws -> Void) throws {
+        try TestDirectories.withTemporary { directory in
+            let clock = ManualClock()
+            let rotation = KeyRotation(
+                store: KeyRingStore(directory: directory),
+                policy: KeyRotationPolicy(longestTokenLifetime: .seconds(3600), reloadInterval: .seconds(5)), clock: clock)
+            try body(rotation, clock, try rotation.initialize())
+        }
     }
 
     @Test func initRotateAndPruneSayWhatTheyDidAndWhen() throws {
-        try TestDirectories.withTemporary { directory in
-            let clock = ManualClock()
+        try Self.withInitializedRing { rotation, clock, initialized in
             let start = clock.now
-            let rotation = Self.rotation(directory, clock)
-            let initialized = try rotation.initialize()
             #expect(initialized.message.hasPrefix("created active key \(try #require(initialized.ring.active).kid)"))
             #expect(try rotation.initialize().message.contains("already initialized"))
 
@@ -42,10 +45,7 @@ import TestSupport
     }
 
     @Test func forcedOperationsWarnWhatTheyBreak() throws {
-        try TestDirectories.withTemporary { directory in
-            let clock = ManualClock()
-            let rotation = Self.rotation(directory, clock)
-            _ = try rotation.initialize()
+        try Self.withInitializedRing { rotation, clock, _ in
             clock.advance(by: 10)
             let warning = try #require(try rotation.rotate(force: true).warning)
             #expect(warning.contains("verifiers that have not yet fetched the new key will reject tokens signed with it"))
@@ -58,10 +58,8 @@ import TestSupport
     }
 
     @Test func cronRotationSaysWhyItSkipped() throws {
-        try TestDirectories.withTemporary { directory in
-            let clock = ManualClock()
-            let rotation = Self.rotation(directory, clock)
-            let initial = try rotation.initialize().ring
+        try Self.withInitializedRing { rotation, clock, initialized in
+            let initial = initialized.ring
             let thirtyDays = try #require(Duration(compactNotation: "30d"))
 
             clock.advance(by: 30 * 86_400 - 1)
