@@ -188,7 +188,7 @@ struct AccountDeletionTests {
     func pruning() async throws {
         try await withIssuer { fixture in
             let now = fixture.clock.now
-            let old = now.addingTimeInterval(-AppleRevocationQueue.finishedRetention - 60)
+            let old = now.addingTimeInterval(-AppleRevocationQueue.finishedRetention.timeInterval - 60)
             try await fixture.pool.query("""
                 INSERT INTO apple_revocations (id, user_id, client_id, sealed, created_at, next_attempt_at, finished_at, outcome) VALUES
                     (gen_random_uuid(), gen_random_uuid(), 'old.finished', NULL, $1, $1, $1, 'revoked'),
@@ -197,7 +197,7 @@ struct AccountDeletionTests {
                 """, [old, now])
             try await fixture.pool.query(
                 "INSERT INTO apple_notifications (jti, event_type, received_at) VALUES ('old', 'email-enabled', $1), ('new', 'email-enabled', $2)",
-                [now.addingTimeInterval(-AppleNotifications.retention - 60), now])
+                [now.addingTimeInterval(-AppleNotifications.retention.timeInterval - 60), now])
             try await AppleRevocationQueue.prune(pool: fixture.pool, now: now)
             try await AppleNotifications.prune(pool: fixture.pool, now: now)
             let kept = try await fixture.pool.query("SELECT client_id FROM apple_revocations ORDER BY client_id").rows.map { try $0.decode(String.self, at: 0) }

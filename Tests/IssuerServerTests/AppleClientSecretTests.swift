@@ -22,9 +22,9 @@ struct AppleClientSecretTests {
             let claims = try JSONSerialization.jsonObject(with: Data(base64URL: parts[1])) as! [String: Any]
             #expect(claims as NSDictionary == [
                 "iss": FakeAppleServer.teamID, "sub": "com.example.app", "aud": "https://appleid.apple.com",
-                "iat": 1_800_000_000, "exp": 1_800_000_000 + Int(AppleClientSecret.lifetime),
+                "iat": 1_800_000_000, "exp": 1_800_000_000 + AppleClientSecret.lifetime.wholeSeconds,
             ] as NSDictionary)
-            #expect(AppleClientSecret.lifetime <= 15_777_000, "Apple: at most six months")
+            #expect(AppleClientSecret.lifetime <= .seconds(15_777_000), "Apple: at most six months")
 
             // jwt-kit, independently: ES256 under the .p8's public key.
             let keys = JWTKeyCollection()
@@ -38,11 +38,11 @@ struct AppleClientSecretTests {
 
             #expect(try signer.secret(clientID: "com.example.app") == secret, "cached")
             #expect(try signer.secret(clientID: "com.example.web") != secret, "sub is the client_id it is sent with")
-            clock.advance(by: AppleClientSecret.lifetime - AppleClientSecret.renewalMargin + 1)
+            clock.advance(by: AppleClientSecret.lifetime - AppleClientSecret.renewalMargin + .seconds(1))
             let renewed = try signer.secret(clientID: "com.example.app")
             #expect(renewed != secret)
             let renewedClaims = try JSONSerialization.jsonObject(with: Data(base64URL: renewed.split(separator: ".")[1])) as! [String: Any]
-            #expect((renewedClaims["exp"] as! Int) > Int(clock.now.timeIntervalSince1970) + Int(AppleClientSecret.renewalMargin))
+            #expect((renewedClaims["exp"] as! Int) > Int(clock.now.timeIntervalSince1970) + AppleClientSecret.renewalMargin.wholeSeconds)
         }
     }
 

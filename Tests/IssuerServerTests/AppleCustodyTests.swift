@@ -71,7 +71,7 @@ struct AppleCustodyTests {
             rig.apple.mode = .unavailable
             try await AppleTestRig.test(rig.fixture) { client in
                 _ = try await AppleTestRig.signIn(client, rig.fixture, subject: "custody.expired", code: code)
-                rig.fixture.clock.advance(by: AppleTokenCustody.codeLifetime + 1)
+                rig.fixture.clock.advance(by: AppleTokenCustody.codeLifetime + .seconds(1))
                 #expect(try await AppleTestRig.eventually { try await rig.fixture.count("apple_code_redemptions") == 0 })
                 #expect(try await rig.fixture.count("apple_tokens") == 0)
                 // Counted just after the row's deletion commits, so waited for in its turn.

@@ -79,14 +79,14 @@ public struct AppleNotifications: Sendable {
     }
 
     /// How long a `jti` is remembered: far longer than Apple keeps retrying a delivery.
-    public static let retention: TimeInterval = 30 * 24 * 3600
+    public static let retention: Duration = .seconds(30 * 24 * 3600)
 
     /// Forgets `jti`s older than `retention`, in one small batch (the worker calls it every pass).
     public static func prune(pool: ConnectionPool, now: Date) async throws {
         try await pool.query("""
             DELETE FROM apple_notifications WHERE jti IN (
                 SELECT jti FROM apple_notifications WHERE received_at < $1 LIMIT 500 FOR UPDATE SKIP LOCKED)
-            """, [now.addingTimeInterval(-retention)])
+            """, [now.addingTimeInterval(-retention.timeInterval)])
     }
 
     private static func apply(_ event: AppleNotificationEvent, provider: String, on connection: Connection, now: Date) throws -> (Outcome, UUID?) {

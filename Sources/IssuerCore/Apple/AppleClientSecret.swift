@@ -15,9 +15,9 @@ public final class AppleClientSecret: Sendable {
     public static let audience = "https://appleid.apple.com"
     /// How long a secret is valid; well under Apple's six-month limit, so a rotated key stops
     /// being used within a month.
-    public static let lifetime: TimeInterval = 30 * 24 * 3600
+    public static let lifetime: Duration = .seconds(30 * 24 * 3600)
     /// A cached secret is replaced when less than this remains.
-    public static let renewalMargin: TimeInterval = 24 * 3600
+    public static let renewalMargin: Duration = .seconds(24 * 3600)
 
     private let teamID: String
     private let keyID: String
@@ -36,10 +36,10 @@ public final class AppleClientSecret: Sendable {
     /// The secret to send with `clientID`: the cached one, or a fresh one when it is near its end.
     public func secret(clientID: String) throws -> String {
         let now = clock.now
-        if let cached = cache.withLock({ $0[clientID] }), cached.expiresAt.timeIntervalSince(now) > Self.renewalMargin {
+        if let cached = cache.withLock({ $0[clientID] }), cached.expiresAt.timeIntervalSince(now) > Self.renewalMargin.timeInterval {
             return cached.secret
         }
-        let expiresAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + Self.lifetime).rounded(.down))
+        let expiresAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + Self.lifetime.timeInterval).rounded(.down))
         let secret = try sign(clientID: clientID, issuedAt: now, expiresAt: expiresAt)
         cache.withLock { $0[clientID] = (secret, expiresAt) }
         return secret

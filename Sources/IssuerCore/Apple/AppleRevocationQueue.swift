@@ -159,14 +159,14 @@ public struct AppleRevocationQueue: Sendable {
     }
 
     /// How long a finished row (internal id, client, times, outcome; no token) is kept for operators.
-    public static let finishedRetention: TimeInterval = 90 * 24 * 3600
+    public static let finishedRetention: Duration = .seconds(90 * 24 * 3600)
 
     /// Deletes finished rows older than `finishedRetention`, one small batch (the worker calls it every pass).
     public static func prune(pool: ConnectionPool, now: Date) async throws {
         try await pool.query("""
             DELETE FROM apple_revocations WHERE id IN (
                 SELECT id FROM apple_revocations WHERE finished_at < $1 LIMIT 500 FOR UPDATE SKIP LOCKED)
-            """, [now.addingTimeInterval(-finishedRetention)])
+            """, [now.addingTimeInterval(-finishedRetention.timeInterval)])
     }
 
     /// Revocations not yet finished (SPEC §3.9 queue depth).

@@ -14,7 +14,7 @@ import Postgres
 /// stored only sealed (`AppleTokenVault`) and never logged.
 public struct AppleTokenCustody: Sendable {
     /// Apple's authorization codes are valid for five minutes.
-    public static let codeLifetime: TimeInterval = 300
+    public static let codeLifetime: Duration = .seconds(300)
     /// SPEC §3.1: Apple's code is at most this long; longer is `invalid_request`.
     public static let maximumCodeLength = 1024
     /// Rows claimed per worker pass, and how long a claimed one is left alone.
@@ -79,7 +79,7 @@ public struct AppleTokenCustody: Sendable {
                     SELECT $1::uuid, $2::uuid, $3::text, $4::text, $5::bytea, $6::timestamptz, $7::timestamptz, 1, $8::timestamptz, $9::text WHERE EXISTS (SELECT 1 FROM users WHERE id = $2)
                     """, [
                         UUID(), userID, clientID, redirectURI, try vault.seal(authorizationCode, kind: .authorizationCode, userID: userID),
-                        received, received.addingTimeInterval(Self.codeLifetime),
+                        received, received.addingTimeInterval(Self.codeLifetime.timeInterval),
                         clock.now.addingTimeInterval(Self.backoff(afterAttempts: 1)), reason,
                     ])
                 logger.notice("Apple code redemption failed; retrying in the background while the code lives", metadata: metadata.merging(["error": "\(reason)"]) { $1 })
