@@ -10,9 +10,8 @@ struct DevCommandTests {
     @Test("a dev token exchanges for tokens at a server pointed at the dev Apple")
     func exchangeWithoutApple() async throws {
         let database = try await TestCluster.freshDatabase()
-        let directory = TestDirectories.make("dev")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let directory = try TestDirectories.created("dev")
+        defer { TestDirectories.remove(directory) }
         let applePort = ServeCommandTests.freePort()
         var serverPort = ServeCommandTests.freePort()
         while serverPort == applePort { serverPort = ServeCommandTests.freePort() }
@@ -21,7 +20,7 @@ struct DevCommandTests {
             executable: BuiltProducts.issuer, arguments: ["dev", "apple", "--port", "\(applePort)"],
             environment: ServeCommandTests.cleanEnvironment, directory: directory)
         defer { apple.kill() }
-        #expect(await Self.waitFor(port: applePort, path: "/auth/keys"), "dev apple never answered: \(apple.output)")
+        #expect(await TestHTTP.waitUntilOK(port: applePort, path: "/auth/keys"), "dev apple never answered: \(apple.output)")
         let keyFile = directory.appendingPathComponent(".data/dev-apple/signing-key.pem").path
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
@@ -41,7 +40,7 @@ struct DevCommandTests {
             ]) { _, new in new },
             directory: directory)
         defer { server.kill() }
-        #expect(await Self.waitFor(port: serverPort, path: "/readyz"), "serve never became ready: \(server.output)")
+        #expect(await TestHTTP.waitUntilOK(port: serverPort, path: "/readyz"), "serve never became ready: \(server.output)")
 
         let token = try await ServeCommandTests.run(["dev", "token", "--nonce", "raw-nonce-1"], in: directory)
         #expect(token.code == 0, "\(token.output)")
@@ -67,9 +66,8 @@ struct DevCommandTests {
 
     @Test("dev token --nonce-claim puts its value in the nonce claim verbatim (the hosted flow's Apple nonce); --nonce hashes it; not both")
     func nonceClaimVerbatim() async throws {
-        let directory = TestDirectories.make("dev-nonce-claim")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let directory = try TestDirectories.created("dev-nonce-claim")
+        defer { TestDirectories.remove(directory) }
         // The shape /oauth2/authorize sends Apple: lowercase hex SHA-256 of a nonce only the server knows.
         let sent = String(repeating: "0123456789abcdef", count: 4)
 
@@ -97,13 +95,5 @@ struct DevCommandTests {
         #expect(result.code != 0)
         let help = try await ServeCommandTests.run(["dev", "apple", "--help"], in: FileManager.default.temporaryDirectory)
         #expect(!help.output.contains("--host"), "no option to listen anywhere but loopback")
-    }
-
-    static func waitFor(port: Int, path: String) async -> Bool {
-        for _ in 0..<600 {
-            if await TestHTTP.status(port: port, path: path) == 200 { return true }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        return false
     }
 }

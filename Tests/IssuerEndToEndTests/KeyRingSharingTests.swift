@@ -7,9 +7,8 @@ struct KeyRingSharingTests {
     @Test("two servers publish the same JWKS and pick up a rotation within the reload interval; SIGHUP reloads at once")
     func sharedRing() async throws {
         let database = try await TestCluster.freshDatabase()
-        let directory = TestDirectories.make("shared-ring")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let directory = try TestDirectories.created("shared-ring")
+        defer { TestDirectories.remove(directory) }
         let keys = directory.appendingPathComponent("keys").path
         let initialized = try await ServeCommandTests.run(["keys", "init", "--keys-dir", keys], in: directory)
         #expect(initialized.code == 0, "\(initialized.output)")
@@ -26,11 +25,7 @@ struct KeyRingSharingTests {
                 directory: directory))
         }
         for port in ports {
-            var ready = false
-            for _ in 0..<300 where !ready {
-                ready = await TestHTTP.status(port: port, path: "/readyz") == 200
-                if !ready { try await Task.sleep(for: .milliseconds(100)) }
-            }
+            let ready = await TestHTTP.waitUntilOK(port: port, path: "/readyz", attempts: 300)
             #expect(ready, "server on \(port): \(servers.map(\.output))")
         }
         let before = await ports.asyncMap { await TestHTTP.get(port: $0, path: "/oauth2/jwks.json")?.body }

@@ -20,11 +20,7 @@ struct ManagementPortServeTests {
             directory: FileManager.default.temporaryDirectory)
         defer { server.kill() }
 
-        var ready = false
-        for _ in 0..<600 where !ready {
-            ready = await TestHTTP.status(port: opsPort, path: "/readyz") == 200
-            if !ready { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        let ready = await TestHTTP.waitUntilOK(port: opsPort, path: "/readyz")
         #expect(ready, "never became ready: \(server.output)")
         for path in ["/healthz", "/readyz", "/metrics"] {
             #expect(await TestHTTP.status(port: opsPort, path: path) == 200, "\(path) on the management port")

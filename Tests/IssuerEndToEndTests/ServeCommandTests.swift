@@ -15,20 +15,15 @@ struct ServeCommandTests {
     @Test("with no configuration at all: ready on the embedded database, SIGTERM or SIGINT exits 0, no postgres left behind",
           arguments: [SIGTERM, SIGINT])
     func serveEmbedded(stopSignal: Int32) async throws {
-        let directory = TestDirectories.make("serve")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let directory = try TestDirectories.created("serve")
+        defer { TestDirectories.remove(directory) }
         let port = Self.freePort()
         let server = try ChildProcess(
             executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(port)"],
             environment: Self.cleanEnvironment, directory: directory)
         defer { server.kill() }
 
-        var ready = false
-        for _ in 0..<600 where !ready {
-            ready = await TestHTTP.status(port: port, path: "/readyz") == 200
-            if !ready { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        let ready = await TestHTTP.waitUntilOK(port: port, path: "/readyz")
         #expect(ready, "never became ready: \(server.output)")
         #expect(await TestHTTP.status(port: port, path: "/healthz") == 200)
         #expect(await TestHTTP.status(port: port, path: "/oauth2/jwks.json") == 200)
@@ -49,9 +44,8 @@ struct ServeCommandTests {
 
     @Test("after kill -9 of serve, the next serve takes the orphaned cluster over and stops it on SIGTERM (SPEC §7)")
     func serveAfterKill() async throws {
-        let directory = TestDirectories.make("serve-killed")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let directory = try TestDirectories.created("serve-killed")
+        defer { TestDirectories.remove(directory) }
         let pidFile = directory.appendingPathComponent(".data/postgres/postmaster.pid")
 
         func startServer() async throws -> (ChildProcess, Int32) {
@@ -59,11 +53,7 @@ struct ServeCommandTests {
             let server = try ChildProcess(
                 executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(port)"],
                 environment: Self.cleanEnvironment, directory: directory)
-            var ready = false
-            for _ in 0..<600 where !ready {
-                ready = await TestHTTP.status(port: port, path: "/readyz") == 200
-                if !ready { try await Task.sleep(for: .milliseconds(100)) }
-            }
+            let ready = await TestHTTP.waitUntilOK(port: port, path: "/readyz")
             #expect(ready, "never became ready: \(server.output)")
             let postmaster = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n")[0]))
             return (server, postmaster)
@@ -86,9 +76,8 @@ struct ServeCommandTests {
 
     @Test("a second start reuses the embedded cluster and its data")
     func serveTwice() async throws {
-        let directory = TestDirectories.make("serve-twice")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let directory = try TestDirectories.created("serve-twice")
+        defer { TestDirectories.remove(directory) }
         for round in 0..<2 {
             let status = try await Self.run(["migrate", "--status"], in: directory)
             #expect(status.code == 0, "\(status.output)")
@@ -110,9 +99,8 @@ struct ServeCommandTests {
         (["migrate"], ["ISSUER_DATABASE_URL": "postgresql://[x"], "ISSUER_DATABASE_URL"),
     ] as [([String], [String: String], String)])
     func invalidConfiguration(arguments: [String], environment: [String: String], setting: String) async throws {
-        let directory = TestDirectories.make("bad-config")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let directory = try TestDirectories.created("bad-config")
+        defer { TestDirectories.remove(directory) }
         let result = try await Self.run(arguments, in: directory, environment: environment)
         #expect(result.code == 1)
         let lines = result.output.split(separator: "\n")
@@ -124,9 +112,8 @@ struct ServeCommandTests {
     @Test("a secret given as a flag is warned about (other users can read process arguments); the file form is not")
     func secretFlagWarns() async throws {
         let database = try await TestCluster.freshDatabase()
-        let directory = TestDirectories.make("secret-flag")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let directory = try TestDirectories.created("secret-flag")
+        defer { TestDirectories.remove(directory) }
         let flagged = try await Self.run(["migrate", "--status", "--database-url", database], in: directory)
         #expect(flagged.code == 0, "\(flagged.output)")
         #expect(flagged.output.contains("warning: --database-url puts a secret on the command line"))
@@ -151,9 +138,8 @@ struct ServeCommandTests {
     @Test("with an external database, an empty key ring stops serve with a message to run keys init")
     func emptyRingRefused() async throws {
         let database = try await TestCluster.freshDatabase()
-        let directory = TestDirectories.make("empty-ring")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let directory = try TestDirectories.created("empty-ring")
+        defer { TestDirectories.remove(directory) }
         let result = try await Self.run(["serve", "--port", "\(Self.freePort())"], in: directory, environment: ["ISSUER_DATABASE_URL": database])
         #expect(result.code == 1)
         #expect(result.output.contains("issuer keys init"))
@@ -179,9 +165,8 @@ struct ServeCommandTests {
     @Test("migrate against an external database, and refuse an edited migration")
     func migrateExternal() async throws {
         let database = try await TestCluster.freshDatabase()
-        let directory = TestDirectories.make("migrations")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let directory = try TestDirectories.created("migrations")
+        defer { TestDirectories.remove(directory) }
         let file = directory.appendingPathComponent("0001_things.sql")
         try "CREATE TABLE things (id int);".write(to: file, atomically: true, encoding: .utf8)
         let environment = ["ISSUER_DATABASE_URL": database, "ISSUER_MIGRATIONS_DIR": directory.path]

@@ -34,6 +34,12 @@ public final class ChildProcess: Sendable {
         self.pid = pid
     }
 
+    /// The output file goes with the last reference to the process (tests kill the program in a
+    /// `defer`, and may still read its output after killing it).
+    deinit {
+        try? FileManager.default.removeItem(at: outputFile)
+    }
+
     /// What the program printed so far (stdout and stderr together).
     public var output: String {
         (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""

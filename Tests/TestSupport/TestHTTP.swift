@@ -28,6 +28,16 @@ public enum TestHTTP {
         return await send(request)
     }
 
+    /// Polls `GET path` every 100 ms, at most `attempts` times, until it answers 200 (a child
+    /// process or listener starting up); answers whether it did.
+    public static func waitUntilOK(port: Int, path: String, attempts: Int = 600) async -> Bool {
+        for _ in 0..<attempts {
+            if await status(port: port, path: path) == 200 { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
     /// Sends `request` and reads the whole answer, within 5 seconds; nil on any failure
     /// (refused, reset, timed out), which is what callers polling for readiness want.
     private static func send(_ request: HTTPClientRequest) async -> (status: Int, body: String)? {
