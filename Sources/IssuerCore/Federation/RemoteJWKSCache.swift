@@ -50,7 +50,7 @@ public actor RemoteJWKSCache {
             do { fetched = try await refresh() } catch { throw .unavailable("\(error)") }
             return try Self.lookup(kid, in: fetched)
         }
-        let coolingDown = lastFetchStarted.map { now.timeIntervalSince($0) < policy.refetchCooldown } ?? false
+        let coolingDown = lastFetchStarted.map { now.timeIntervalSince($0) < policy.refetchCooldown.timeInterval } ?? false
         if now < current.freshUntil {
             if let kid, let key = current.keys[kid] { return key }
             // The provider may have rotated its keys: look again, but not more than every 30 s,
@@ -62,7 +62,7 @@ public actor RemoteJWKSCache {
         if !coolingDown, let fetched = try? await refresh() {
             return try Self.lookup(kid, in: fetched)
         }
-        if let latest = snapshot, now.timeIntervalSince(latest.fetchedAt) <= policy.staleLimit {
+        if let latest = snapshot, now.timeIntervalSince(latest.fetchedAt) <= policy.staleLimit.timeInterval {
             return try Self.lookup(kid, in: latest)
         }
         throw .unavailable("keys at \(url.absoluteString) are unreachable and the cached ones are too old")
@@ -93,7 +93,7 @@ public actor RemoteJWKSCache {
             let now = clock.now
             onFetch(true)
             logger.debug("fetched JWKS", metadata: ["url": "\(url.absoluteString)", "keys": "\(keys.count)"])
-            return Snapshot(keys: keys, fetchedAt: now, freshUntil: now.addingTimeInterval(policy.lifetime(maxAge: document.maxAge)))
+            return Snapshot(keys: keys, fetchedAt: now, freshUntil: now.addingTimeInterval(policy.lifetime(maxAge: document.maxAge).timeInterval))
         } catch {
             onFetch(false)
             logger.warning("JWKS fetch failed", metadata: ["url": "\(url.absoluteString)", "error": "\(error)"])

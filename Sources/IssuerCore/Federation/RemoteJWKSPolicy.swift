@@ -1,19 +1,19 @@
 /// The timing rules of SPEC §7 for a remote JWK Set.
 public struct RemoteJWKSPolicy: Sendable, Equatable {
-    /// `Cache-Control` is honoured, but never below this (seconds)…
-    public var minimumLifetime: Double = 300
+    /// `Cache-Control` is honoured, but never below this…
+    public var minimumLifetime: Duration = .seconds(300)
     /// …nor above this.
-    public var maximumLifetime: Double = 86_400
-    /// An unknown `kid` refetches only if no fetch started within this many seconds; the same
-    /// pause applies to retrying a provider that is down while stale keys are served.
-    public var refetchCooldown: Double = 30
+    public var maximumLifetime: Duration = .seconds(86_400)
+    /// An unknown `kid` refetches only if no fetch started within this long; the same pause
+    /// applies to retrying a provider that is down while stale keys are served.
+    public var refetchCooldown: Duration = .seconds(30)
     /// How long keys are served stale while the provider cannot be reached.
-    public var staleLimit: Double = 7 * 86_400
+    public var staleLimit: Duration = .seconds(7 * 86_400)
 
     /// SPEC §7's timings.
     public init() {}
 
-    func lifetime(maxAge: Int?) -> Double {
-        min(maximumLifetime, max(minimumLifetime, Double(maxAge ?? 0)))
+    func lifetime(maxAge: Int?) -> Duration {
+        min(maximumLifetime, max(minimumLifetime, .seconds(maxAge ?? 0)))
     }
 }
