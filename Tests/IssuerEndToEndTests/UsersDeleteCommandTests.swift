@@ -8,54 +8,51 @@ import TestSupport
 struct UsersDeleteCommandTests {
     @Test("show tells forwarding and the held Apple token (never the token); delete needs --yes off a terminal, deletes, queues the revocation, is safe to re-run")
     func deleteByOperator() async throws {
-        let database = try await TestCluster.freshDatabase()
-        let directory = FileManager.default.temporaryDirectory
-        let migrated = try await ServeCommandTests.run(["migrate", "--database-url", database], in: directory)
-        #expect(migrated.code == 0, "\(migrated.output)")
-        let pool = ConnectionPool(conninfo: database, size: 2)
-        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
-        let identity = ExternalIdentity(provider: "apple", subject: "001.support", audience: "com.example.app", email: "asks@example.com", emailVerified: true)
-        let signIn = try await store.signIn(SignInRequest(identity: identity, clientID: "clanboards-mobile", scopes: ["openid"]))
-        let kept = try await store.signIn(SignInRequest(
-            identity: ExternalIdentity(provider: "apple", subject: "001.stays", audience: "com.example.app"), clientID: "clanboards-mobile", scopes: ["openid"]))
-        let sub = signIn.user.subject
-        // The Apple token as the server would have stored it: sealed under the database's secret.
-        let secret = try await ServerSecret.load(configured: nil, pool: pool)
-        let appleToken = "r0123456789abcdef.0.abcd.SECRETAPPLETOKEN"
-        try await pool.query(
-            "INSERT INTO apple_tokens (user_id, client_id, sealed, created_at) VALUES ($1, 'com.example.app', $2, now())",
-            [signIn.user.id, try AppleTokenVault(secret: secret).seal(appleToken, kind: .refreshToken, userID: signIn.user.id)])
+        try await MigratedDatabase.with { database, pool in
+            let directory = FileManager.default.temporaryDirectory
+            let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
+            let identity = ExternalIdentity(provider: "apple", subject: "001.support", audience: "com.example.app", email: "asks@example.com", emailVerified: true)
+            let signIn = try await store.signIn(SignInRequest(identity: identity, clientID: "clanboards-mobile", scopes: ["openid"]))
+            let kept = try await store.signIn(SignInRequest(
+                identity: ExternalIdentity(provider: "apple", subject: "001.stays", audience: "com.example.app"), clientID: "clanboards-mobile", scopes: ["openid"]))
+            let sub = signIn.user.subject
+            // The Apple token as the server would have stored it: sealed under the database's secret.
+            let secret = try await ServerSecret.load(configured: nil, pool: pool)
+            let appleToken = "r0123456789abcdef.0.abcd.SECRETAPPLETOKEN"
+            try await pool.query(
+                "INSERT INTO apple_tokens (user_id, client_id, sealed, created_at) VALUES ($1, 'com.example.app', $2, now())",
+                [signIn.user.id, try AppleTokenVault(secret: secret).seal(appleToken, kind: .refreshToken, userID: signIn.user.id)])
 
-        let show = try await ServeCommandTests.run(["users", "show", sub, "--database-url", database], in: directory)
-        #expect(show.code == 0, "\(show.output)")
-        #expect(show.output.contains("email forwarding - (Apple never said)"))
-        #expect(show.output.contains("apple token    held: com.example.app"))
-        #expect(!show.output.contains(appleToken))
+            let show = try await ServeCommandTests.run(["users", "show", sub, "--database-url", database], in: directory)
+            #expect(show.code == 0, "\(show.output)")
+            #expect(show.output.contains("email forwarding - (Apple never said)"))
+            #expect(show.output.contains("apple token    held: com.example.app"))
+            #expect(!show.output.contains(appleToken))
 
-        let refused = try await ServeCommandTests.run(["users", "delete", sub, "--database-url", database], in: directory)
-        #expect(refused.code == 1)
-        #expect(refused.output.contains("without --yes"))
-        #expect(try await pool.query("SELECT count(*) FROM users WHERE id = $1", [signIn.user.id]).single!.decode(Int.self, at: 0) == 1)
+            let refused = try await ServeCommandTests.run(["users", "delete", sub, "--database-url", database], in: directory)
+            #expect(refused.code == 1)
+            #expect(refused.output.contains("without --yes"))
+            #expect(try await pool.query("SELECT count(*) FROM users WHERE id = $1", [signIn.user.id]).single!.decode(Int.self, at: 0) == 1)
 
-        let deleted = try await ServeCommandTests.run(["users", "delete", sub, "--yes", "--database-url", database], in: directory)
-        #expect(deleted.code == 0, "\(deleted.output)")
-        #expect(deleted.output.contains("Deleted user \(sub)"))
-        #expect(deleted.output.contains("1 queued"), "no Apple credentials here: the servers retry it")
-        #expect(try await pool.query("SELECT count(*) FROM users WHERE id = $1", [signIn.user.id]).single!.decode(Int.self, at: 0) == 0)
-        #expect(try await pool.query("SELECT count(*) FROM identities WHERE subject = '001.support'").single!.decode(Int.self, at: 0) == 0)
-        #expect(try await pool.query("SELECT count(*) FROM sessions WHERE user_id = $1", [kept.user.id]).single!.decode(Int.self, at: 0) == 1)
-        let reason = try await pool.query("SELECT reason FROM account_deletions WHERE user_id = $1", [signIn.user.id]).single?.decode(String.self, at: 0)
-        #expect(reason == "operator request")
+            let deleted = try await ServeCommandTests.run(["users", "delete", sub, "--yes", "--database-url", database], in: directory)
+            #expect(deleted.code == 0, "\(deleted.output)")
+            #expect(deleted.output.contains("Deleted user \(sub)"))
+            #expect(deleted.output.contains("1 queued"), "no Apple credentials here: the servers retry it")
+            #expect(try await pool.query("SELECT count(*) FROM users WHERE id = $1", [signIn.user.id]).single!.decode(Int.self, at: 0) == 0)
+            #expect(try await pool.query("SELECT count(*) FROM identities WHERE subject = '001.support'").single!.decode(Int.self, at: 0) == 0)
+            #expect(try await pool.query("SELECT count(*) FROM sessions WHERE user_id = $1", [kept.user.id]).single!.decode(Int.self, at: 0) == 1)
+            let reason = try await pool.query("SELECT reason FROM account_deletions WHERE user_id = $1", [signIn.user.id]).single?.decode(String.self, at: 0)
+            #expect(reason == "operator request")
 
-        let again = try await ServeCommandTests.run(["users", "delete", sub, "--yes", "--database-url", database], in: directory)
-        #expect(again.code == 0, "safe to re-run: \(again.output)")
-        #expect(again.output.contains("already deleted"))
+            let again = try await ServeCommandTests.run(["users", "delete", sub, "--yes", "--database-url", database], in: directory)
+            #expect(again.code == 0, "safe to re-run: \(again.output)")
+            #expect(again.output.contains("already deleted"))
 
-        let queue = try await ServeCommandTests.run(["apple", "revocations", "--database-url", database], in: directory)
-        #expect(queue.code == 0, "\(queue.output)")
-        #expect(queue.output.contains(sub))
-        #expect(queue.output.contains("pending"))
-        #expect(!queue.output.contains(appleToken))
-        await pool.close()
+            let queue = try await ServeCommandTests.run(["apple", "revocations", "--database-url", database], in: directory)
+            #expect(queue.code == 0, "\(queue.output)")
+            #expect(queue.output.contains(sub))
+            #expect(queue.output.contains("pending"))
+            #expect(!queue.output.contains(appleToken))
+        }
     }
 }

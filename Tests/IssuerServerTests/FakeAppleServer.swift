@@ -145,15 +145,7 @@ final class FakeAppleServer: Sendable {
             state.tokenRequests += 1
             return state.mode
         }
-        switch mode {
-        case .unavailable: return Self.json(.serviceUnavailable, ["error": "server_error"])
-        case .hanging:
-            // Holds the request until the test changes the mode (at most a minute), so that the
-            // fake's own shutdown never waits on it.
-            try await hang()
-            return Self.json(.serviceUnavailable, ["error": "server_error"])
-        case .up: break
-        }
+        if let outage = try await outage(mode) { return outage }
         guard await secretIsValid(form) else {
             state.withLock { $0.refusedSecrets += 1 }
             return Self.json(.badRequest, ["error": "invalid_client"])
@@ -178,15 +170,7 @@ final class FakeAppleServer: Sendable {
             return (state.mode, state.revokeDelay)
         }
         defer { state.withLock { $0.inFlight[token, default: 1] -= 1 } }
-        switch mode {
-        case .unavailable: return Self.json(.serviceUnavailable, ["error": "server_error"])
-        case .hanging:
-            // Holds the request until the test changes the mode (at most a minute), so that the
-            // fake's own shutdown never waits on it.
-            try await hang()
-            return Self.json(.serviceUnavailable, ["error": "server_error"])
-        case .up: break
-        }
+        if let outage = try await outage(mode) { return outage }
         if delay > .zero { try await Task.sleep(for: delay) }
         guard await secretIsValid(form), form["token_type_hint"] == "refresh_token" else {
             state.withLock { $0.refusedSecrets += 1 }
@@ -200,6 +184,19 @@ final class FakeAppleServer: Sendable {
         }
         guard accepted else { return Self.json(.badRequest, ["error": "invalid_grant"]) }
         return Response(status: .ok)
+    }
+
+    /// The answer of an Apple that is not `.up`, or nil when it is.
+    private func outage(_ mode: Mode) async throws -> Response? {
+        switch mode {
+        case .up: return nil
+        case .unavailable: return Self.json(.serviceUnavailable, ["error": "server_error"])
+        case .hanging:
+            // Holds the request until the test changes the mode (at most a minute), so that the
+            // fake's own shutdown never waits on it.
+            try await hang()
+            return Self.json(.serviceUnavailable, ["error": "server_error"])
+        }
     }
 
     private func hang() async throws {

@@ -17,47 +17,41 @@ struct ManagementPortTests {
     func separateListener() async throws {
         let pool = try await TestCluster.freshPool(size: 2)
         let opsPort = Int.random(in: 20_000..<32_000)
-        try await OperationsTestApp.with(pool: pool, environment: ["ISSUER_OPS_PORT": "\(opsPort)", "ISSUER_OPS_HOST": "127.0.0.1"]) { dependencies in
-            let app = buildApplication(dependencies)
-            try await app.test(.router) { client in
-                for path in Self.operationsPaths {
-                    try await client.execute(uri: path, method: .get) { response in
-                        #expect(response.status == .notFound, "\(path) on the main listener")
-                    }
+        try await OperationsTestApp.test(pool: pool, environment: ["ISSUER_OPS_PORT": "\(opsPort)", "ISSUER_OPS_HOST": "127.0.0.1"]) { client in
+            for path in Self.operationsPaths {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .notFound, "\(path) on the main listener")
                 }
-                // The rest of the issuer is still on the main listener.
-                try await client.execute(uri: "/oauth2/jwks.json", method: .get) { response in
-                    #expect(response.status == .ok)
-                }
-                // The management listener starts beside the test; give it a moment to bind.
-                var first: (status: Int, body: String)?
-                for _ in 0..<50 {
-                    first = await TestHTTP.get(port: opsPort, path: "/healthz")
-                    if first != nil { break }
-                    try await Task.sleep(for: .milliseconds(100))
-                }
-                #expect(first?.status == 200)
-                for path in Self.operationsPaths {
-                    let answer = await TestHTTP.get(port: opsPort, path: path)
-                    #expect(answer?.status == 200, "\(path) on the management listener")
-                }
-                #expect(await TestHTTP.get(port: opsPort, path: "/metrics")?.body.contains("issuer_http_requests_total") == true)
-                // Only the operations endpoints are there.
-                #expect(await TestHTTP.get(port: opsPort, path: "/oauth2/jwks.json")?.status == 404)
             }
+            // The rest of the issuer is still on the main listener.
+            try await client.execute(uri: "/oauth2/jwks.json", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+            // The management listener starts beside the test; give it a moment to bind.
+            var first: (status: Int, body: String)?
+            for _ in 0..<50 {
+                first = await TestHTTP.get(port: opsPort, path: "/healthz")
+                if first != nil { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(first?.status == 200)
+            for path in Self.operationsPaths {
+                let answer = await TestHTTP.get(port: opsPort, path: path)
+                #expect(answer?.status == 200, "\(path) on the management listener")
+            }
+            #expect(await TestHTTP.get(port: opsPort, path: "/metrics")?.body.contains("issuer_http_requests_total") == true)
+            // Only the operations endpoints are there.
+            #expect(await TestHTTP.get(port: opsPort, path: "/oauth2/jwks.json")?.status == 404)
         }
     }
 
     @Test("without ISSUER_OPS_PORT, the operations endpoints are on the main listener")
     func sameListener() async throws {
         let pool = try await TestCluster.freshPool(size: 2)
-        try await OperationsTestApp.with(pool: pool) { dependencies in
-            let app = buildApplication(dependencies)
-            try await app.test(.router) { client in
-                for path in Self.operationsPaths {
-                    try await client.execute(uri: path, method: .get) { response in
-                        #expect(response.status == .ok, "\(path)")
-                    }
+        try await OperationsTestApp.test(pool: pool) { client in
+            for path in Self.operationsPaths {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok, "\(path)")
                 }
             }
         }

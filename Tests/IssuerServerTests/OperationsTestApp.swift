@@ -1,4 +1,5 @@
 import Foundation
+import HummingbirdTesting
 import IssuerCore
 import IssuerServer
 import Logging
@@ -8,6 +9,17 @@ import TestSupport
 /// An issuer application's dependencies on a pool the test chooses (a fresh, unmigrated
 /// database or one that is unreachable), for the operations endpoints and the management port.
 enum OperationsTestApp {
+    /// Runs `body` against an application on `pool` in process (the router test client);
+    /// closes what ``with(pool:environment:isolation:_:)`` closes.
+    static func test(
+        pool: ConnectionPool, environment: [String: String] = [:],
+        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        try await with(pool: pool, environment: environment) { dependencies in
+            try await buildApplication(dependencies).test(.router, body)
+        }
+    }
+
     /// Runs `body` with dependencies on `pool` (and a key ring of their own unless `environment`
     /// names one); closes the pool and removes that key ring afterwards, whichever way `body` ended.
     static func with<Result>(

@@ -14,17 +14,14 @@ struct ReadinessEndpointTests {
     @Test("/healthz answers 200 and /readyz 200 while the database answers")
     func ready() async throws {
         let pool = try await TestCluster.freshPool(size: 2)
-        try await OperationsTestApp.with(pool: pool) { dependencies in
-            let app = buildApplication(dependencies)
-            try await app.test(.router) { client in
-                try await client.execute(uri: "/healthz", method: .get) { response in
-                    #expect(response.status == .ok)
-                }
-                try await client.execute(uri: "/readyz", method: .get) { response in
-                    #expect(response.status == .ok)
-                    #expect(String(buffer: response.body).contains("ready"))
-                    #expect(response.headers[HTTPField.Name("X-Request-Id")!]?.isEmpty == false)
-                }
+        try await OperationsTestApp.test(pool: pool) { client in
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/readyz", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("ready"))
+                #expect(response.headers[HTTPField.Name("X-Request-Id")!]?.isEmpty == false)
             }
         }
     }
@@ -34,16 +31,13 @@ struct ReadinessEndpointTests {
         let nowhere = try TestDirectories.created("no-server")
         defer { TestDirectories.remove(nowhere) }
         let pool = ConnectionPool(conninfo: "host=\(nowhere.path) dbname=x user=x", size: 1)
-        try await OperationsTestApp.with(pool: pool) { dependencies in
-            let app = buildApplication(dependencies)
-            try await app.test(.router) { client in
-                try await client.execute(uri: "/readyz", method: .get) { response in
-                    #expect(response.status == .serviceUnavailable)
-                    #expect(String(buffer: response.body).contains("database"))
-                }
-                try await client.execute(uri: "/healthz", method: .get) { response in
-                    #expect(response.status == .ok)
-                }
+        try await OperationsTestApp.test(pool: pool) { client in
+            try await client.execute(uri: "/readyz", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(String(buffer: response.body).contains("database"))
+            }
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
             }
         }
     }
@@ -53,13 +47,10 @@ struct ReadinessEndpointTests {
         let pool = try await TestCluster.freshPool(size: 1)
         let empty = TestDirectories.make("no-keys")
         defer { TestDirectories.remove(empty) }
-        try await OperationsTestApp.with(pool: pool, environment: ["ISSUER_KEYS_DIR": empty.path]) { dependencies in
-            let app = buildApplication(dependencies)
-            try await app.test(.router) { client in
-                try await client.execute(uri: "/readyz", method: .get) { response in
-                    #expect(response.status == .serviceUnavailable)
-                    #expect(String(buffer: response.body).contains("signing key"))
-                }
+        try await OperationsTestApp.test(pool: pool, environment: ["ISSUER_KEYS_DIR": empty.path]) { client in
+            try await client.execute(uri: "/readyz", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(String(buffer: response.body).contains("signing key"))
             }
         }
     }
