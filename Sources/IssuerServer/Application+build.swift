@@ -17,9 +17,18 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
     let routers = buildRouters(dependencies, keys: keys)
     let requestTimeout = dependencies.requestReadTimeout
     // SPEC §7: a connection that sends no complete request within 30 s (a slow trickle
-    // included) is closed; the idle timeout alone would be reset by every trickled byte.
+    // included) is closed; the idle timeout alone would be reset by every trickled byte. That
+    // deadline also runs between requests, so it is the idle timeout too: Hummingbird's own
+    // would not see the requests `StaticRouteHandler` answers, and close a busy connection.
+    let metrics = dependencies.metrics
+    let staticRoutes = routers.staticRoutes
     let server: HTTPServerBuilder = HTTPServerBuilder.http1(configuration: .init(
-        additionalChannelHandlers: [RequestReadTimeoutHandler(limit: requestTimeout)], idleTimeout: requestTimeout))
+        additionalChannelHandlers: [
+            RequestReadTimeoutHandler(limit: requestTimeout),
+            StaticRouteHandler(routes: staticRoutes, metrics: metrics, serverName: "issuer"),
+        ], idleTimeout: nil))
+    let operationsServer: HTTPServerBuilder = HTTPServerBuilder.http1(configuration: .init(
+        additionalChannelHandlers: [RequestReadTimeoutHandler(limit: requestTimeout)], idleTimeout: nil))
     var services: [any Service] = [
         DatabaseService(pool: dependencies.pool),
         KeyRingReloadService(monitor: keys, interval: configuration.keysReloadInterval),
@@ -30,7 +39,7 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
     // so both start, drain and stop together.
     if let operations = routers.operations, let port = configuration.operationsPort {
         services.append(Application(
-            router: operations, server: server,
+            router: operations, server: operationsServer,
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.operationsHost, port: port), serverName: "issuer"),
             logger: dependencies.logger))
@@ -48,10 +57,11 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
 /// The routes and middleware. Every route and every policy that depends on the route comes from
 /// one table (`Route`); operations endpoints sit at the root, everything else under the path of
 /// `ISSUER_URL` (SPEC §3). With `ISSUER_OPS_PORT`, the operations routes get a router of their
-/// own, for the management listener (SPEC §3.9).
+/// own, for the management listener (SPEC §3.9). The static routes are answered before the main
+/// router by `StaticRouteHandler`, with the answers of the same endpoints.
 func buildRouters(
     _ dependencies: IssuerDependencies, keys: KeyRingMonitor
-) -> (main: Router<IssuerRequestContext>, operations: Router<IssuerRequestContext>?) {
+) -> (main: Router<IssuerRequestContext>, operations: Router<IssuerRequestContext>?, staticRoutes: StaticRoutes) {
     let configuration = dependencies.configuration
     let table = RouteTable(prefix: configuration.pathPrefix)
     let router = Router(context: IssuerRequestContext.self, options: .autoGenerateHeadEndpoints)
@@ -79,7 +89,8 @@ func buildRouters(
     ).register(on: routes)
 
     let services = IssuerServices(dependencies, keys: keys)
-    JWKSEndpoint(monitor: keys).register(on: routes)
+    let jwks = JWKSEndpoint(monitor: keys)
+    jwks.register(on: routes)
     AppleExchangeEndpoint(exchange: services.appleExchange, metrics: dependencies.metrics).register(on: routes)
     AuthorizationEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
     AppleCallbackEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
@@ -93,9 +104,14 @@ func buildRouters(
     AccountEndpoint(accounts: services.accounts).register(on: routes)
     AppleNotificationsEndpoint(notifications: services.appleNotifications).register(on: routes)
     // Last, so that it advertises exactly what was registered above.
-    DiscoveryEndpoint(document: DiscoveryDocument(
+    let discovery = DiscoveryEndpoint(document: DiscoveryDocument(
         configuration: configuration, served: routes.served + [.openIDConfiguration, .authorizationServerMetadata],
-        grantTypes: TokenEndpoint.grantTypes)
-    ).register(on: routes)
-    return (router, operationsRouter)
+        grantTypes: TokenEndpoint.grantTypes))
+    discovery.register(on: routes)
+    let staticRoutes = StaticRoutes(entries: Dictionary(
+        uniqueKeysWithValues: [jwks.staticEntry(path: Route.jwks.registeredPath(prefix: table.prefix))]
+            + discovery.staticEntries(paths: [Route.openIDConfiguration, .authorizationServerMetadata].map {
+                $0.registeredPath(prefix: table.prefix)
+            })))
+    return (router, operationsRouter, staticRoutes)
 }

@@ -13,13 +13,24 @@ struct DiscoveryEndpoint {
     }
 
     func register(on routes: RouteRegistrar) {
-        let respond: RouteRegistrar.Handler = { [body] _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600", .accessControlAllowOrigin: "*"],
-                body: .init(byteBuffer: body))
+        let respond: RouteRegistrar.Handler = { [answer] _, _ in
+            Response(status: answer.status, headers: answer.headers, body: .init(byteBuffer: answer.body ?? ByteBuffer()))
         }
         routes.add(.openIDConfiguration, use: respond)
         routes.add(.authorizationServerMetadata, use: respond)
+    }
+
+    /// The one answer, whatever the request says.
+    var answer: StaticAnswer {
+        StaticAnswer(
+            status: .ok,
+            headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600", .accessControlAllowOrigin: "*"],
+            body: body)
+    }
+
+    /// The routes for `StaticRouteHandler` at `paths`: the same answer, without the router.
+    func staticEntries(paths: [String]) -> [(String, StaticRoutes.Entry)] {
+        let answer = answer
+        return paths.map { ($0, StaticRoutes.Entry(route: RouterPath($0).description) { _ in answer }) }
     }
 }

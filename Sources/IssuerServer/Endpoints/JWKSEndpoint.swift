@@ -11,18 +11,29 @@ struct JWKSEndpoint {
 
     func register(on routes: RouteRegistrar) {
         routes.add(.jwks) { request, _ in
-            let keys = monitor.current
-            var headers: HTTPFields = [
-                .cacheControl: Self.cacheControl,
-                .eTag: keys.etag,
-                .accessControlAllowOrigin: "*",
-            ]
-            if let condition = request.headers[.ifNoneMatch], Self.matches(condition, etag: keys.etag) {
-                return Response(status: .notModified, headers: headers)
-            }
-            headers[.contentType] = "application/json"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: keys.jwksBody))
+            let answer = Self.answer(monitor.current, requestHeaders: request.headers)
+            return Response(status: answer.status, headers: answer.headers, body: answer.body.map { .init(byteBuffer: $0) } ?? .init())
         }
+    }
+
+    /// The answer to a GET: the keys, or 304 when the client's `If-None-Match` still matches.
+    static func answer(_ keys: PublishedKeys, requestHeaders: HTTPFields) -> StaticAnswer {
+        var headers: HTTPFields = [
+            .cacheControl: Self.cacheControl,
+            .eTag: keys.etag,
+            .accessControlAllowOrigin: "*",
+        ]
+        if let condition = requestHeaders[.ifNoneMatch], Self.matches(condition, etag: keys.etag) {
+            return StaticAnswer(status: .notModified, headers: headers, body: nil)
+        }
+        headers[.contentType] = "application/json"
+        return StaticAnswer(status: .ok, headers: headers, body: keys.jwksBody)
+    }
+
+    /// The route for `StaticRouteHandler`: the same answer, without the router.
+    func staticEntry(path: String) -> (String, StaticRoutes.Entry) {
+        let monitor = monitor
+        return (path, StaticRoutes.Entry(route: RouterPath(path).description) { Self.answer(monitor.current, requestHeaders: $0) })
     }
 
     /// RFC 9110 §13.1.2: `*`, or a list of entity tags compared weakly.

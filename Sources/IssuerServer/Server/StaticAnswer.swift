@@ -1,0 +1,24 @@
+import HTTPTypes
+import NIOCore
+
+/// A complete answer known before the request arrives (SPEC §3.4's JWKS, §3.5's discovery):
+/// what the router's handler returns and what `StaticRouteHandler` writes on the event loop,
+/// built by one function per endpoint so the two can never differ.
+struct StaticAnswer: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    /// Nil for a status without a body (304).
+    var body: ByteBuffer?
+}
+
+/// The static routes of one listener, by exact path: each answers a GET from the request's
+/// headers alone (an `If-None-Match`, say), reading only state that is already in memory.
+struct StaticRoutes: Sendable {
+    /// The matched-route label the metrics record, and the answer.
+    struct Entry: Sendable {
+        let route: String
+        let answer: @Sendable (HTTPFields) -> StaticAnswer
+    }
+
+    let entries: [String: Entry]
+}
