@@ -126,8 +126,8 @@ struct ConnectionPoolTests {
 
     @Test("an unreachable server fails fast with the typed unavailable error")
     func unreachableServer() async throws {
-        let directory = TestDirectories.make("nothing-here")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestDirectories.created("nothing-here")
+        defer { TestDirectories.remove(directory) }
         let pool = ConnectionPool(conninfo: "host=\(directory.path) dbname=none user=none", size: 2)
         let error = await #expect(throws: PostgresError.self) { try await pool.query("SELECT 1") }
         #expect(error?.isUnavailable == true)

@@ -98,8 +98,8 @@ struct MigratorTests {
 
     @Test("a directory of migrations loads in version order")
     func loadDirectory() throws {
-        let directory = TestDirectories.make("migrations")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestDirectories.created("migrations")
+        defer { TestDirectories.remove(directory) }
         try "SELECT 2;".write(to: directory.appendingPathComponent("0010_second.sql"), atomically: true, encoding: .utf8)
         try "SELECT 1;".write(to: directory.appendingPathComponent("0002_first.sql"), atomically: true, encoding: .utf8)
         try "not sql".write(to: directory.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)

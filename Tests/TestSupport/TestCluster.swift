@@ -26,6 +26,31 @@ public enum TestCluster {
         ConnectionPool(conninfo: try await freshDatabase(), size: size)
     }
 
+    /// Runs `body` with a new directory for a cluster the test starts itself (one it may stop or
+    /// restart without touching the shared one); afterwards stops whatever still runs there (a
+    /// test that failed before its own stop) and removes the directory, whichever way `body` ended.
+    public static func withPrivateClusterDirectory<Result>(
+        _ name: String, isolation: isolated (any Actor)? = #isolation, _ body: (URL) async throws -> Result
+    ) async throws -> Result {
+        let directory = TestDirectories.make(name)
+        let result: Result
+        do {
+            result = try await body(directory)
+        } catch {
+            await removePrivateCluster(directory)
+            throw error
+        }
+        await removePrivateCluster(directory)
+        return result
+    }
+
+    private static func removePrivateCluster(_ directory: URL) async {
+        if FileManager.default.fileExists(atPath: directory.appendingPathComponent("postmaster.pid").path) {
+            _ = try? await Offload.run { try EmbeddedPostgres(directory: directory).forceStop() }
+        }
+        TestDirectories.remove(directory)
+    }
+
     private static func shared() async throws -> EmbeddedPostgres {
         let task = state.withLock { task in
             if let task { return task }
