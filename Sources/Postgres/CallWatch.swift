@@ -14,7 +14,8 @@ import Synchronization
 /// it never touches libpq, so the one-thread-per-`PGconn` rule still holds.
 final class CallWatch: Sendable {
     private struct State {
-        var token: UInt64 = 0
+        /// The running call's deadline; nil between calls and for calls without one.
+        var deadline: ContinuousClock.Instant?
         /// The socket a late call may shut down: set only while libpq is in use for the call, and
         /// cleared before `PQfinish` closes the descriptor (a reused descriptor must never be hit).
         var socket: Int32?
@@ -23,22 +24,21 @@ final class CallWatch: Sendable {
 
     private let state = Mutex(State())
 
-    /// Starts watching a new call; its deadline is then enforced by `expire(_:)` with the token.
-    func begin() -> UInt64 {
+    /// Starts watching a new call that must end by `deadline` (`expireIfDue(_:)` enforces it).
+    func begin(until deadline: ContinuousClock.Instant) {
         state.withLock { state in
-            state.token &+= 1
+            state.deadline = deadline
             state.socket = nil
             state.expired = false
-            return state.token
         }
     }
 
-    /// The call's deadline has passed: shut down its socket if libpq is using one, and record
-    /// the expiry so the call fails even if it had not yet reached libpq. A stale token (the call
-    /// already ended, the connection serves another one) does nothing.
-    func expire(_ token: UInt64) {
+    /// Called by the pool's sweeper: if the running call is past its deadline, shut down its
+    /// socket if libpq is using one, and record the expiry so the call fails even if it had not
+    /// yet reached libpq. Between calls this does nothing.
+    func expireIfDue(_ now: ContinuousClock.Instant) {
         state.withLock { state in
-            guard state.token == token, !state.expired else { return }
+            guard let deadline = state.deadline, deadline <= now, !state.expired else { return }
             state.expired = true
             if let socket = state.socket {
                 _ = shutdown(socket, Int32(SHUT_RDWR))
@@ -65,7 +65,7 @@ final class CallWatch: Sendable {
     func end() -> Bool {
         state.withLock { state in
             state.socket = nil
-            state.token &+= 1
+            state.deadline = nil
             return state.expired
         }
     }

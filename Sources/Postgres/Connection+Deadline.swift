@@ -2,8 +2,8 @@ extension Connection {
     /// Runs one call of the pool, which must end by `deadline` (SPEC §7: a silent database is
     /// answered with `unavailable` within about 5 s, never a hang).
     ///
-    /// The pool calls `watch.begin()` first and `watch.expire(_:)` at the deadline, from another
-    /// thread; that shuts the socket down under a blocked libpq call. Whatever the body then
+    /// The pool calls `watch.begin(until:)` first, and its sweeper `watch.expireIfDue(_:)` from
+    /// another thread; past the deadline that shuts the socket down under a blocked libpq call. Whatever the body then
     /// reports, the link is closed (the next call opens a new one) and the caller is told the
     /// database is unavailable.
     func run<T>(until deadline: ContinuousClock.Instant, _ body: (Connection) throws -> T) throws -> T {

@@ -20,6 +20,10 @@ import Synchronization
 /// is shut down and replaced; at most `maxWaiting` calls wait for a connection, and one more fails
 /// at once. The server cancels a statement running past the same timeout, and TCP keepalives find
 /// a dead peer within 10 s (`ConnectionParameters`).
+///
+/// One sweeper task per pool enforces every deadline, every `sweepInterval`: a timer task per
+/// call (and per wait) cost two more jobs for the cooperative pool on every query, for an event
+/// that almost never happens. A deadline is therefore kept to within one interval.
 public final class ConnectionPool: Sendable {
     /// How long a call may take (`withConnection(timeLimit:_:)`).
     public enum TimeLimit: Sendable {
@@ -51,7 +55,8 @@ public final class ConnectionPool: Sendable {
     private struct State {
         var idle: [Connection]
         var inUse = 0
-        var waiters: [(id: UInt64, continuation: CheckedContinuation<Connection, any Error>)] = []
+        /// In arrival order; all wait as long, so their deadlines are in order too.
+        var waiters: [(id: UInt64, deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Connection, any Error>)] = []
         var nextWaiterID: UInt64 = 0
         var closed = false
     }
@@ -65,6 +70,11 @@ public final class ConnectionPool: Sendable {
     private let threadPool: NIOThreadPool
     private let state: Mutex<State>
     private let logger: Logger
+    /// Every connection, busy or idle: what the sweeper watches.
+    private let connections: [Connection]
+    private let sweeper = Mutex<Task<Void, Never>?>(nil)
+    /// How often the sweeper looks for calls and waits past their deadline.
+    static let sweepInterval: Duration = .milliseconds(100)
 
     /// - Parameters:
     ///   - conninfo: a libpq connection URI (`postgresql://…`) or key=value string.
@@ -85,7 +95,29 @@ public final class ConnectionPool: Sendable {
         self.threadPool = NIOThreadPool(numberOfThreads: size)
         self.threadPool.start()
         let parameters = ConnectionParameters(conninfo: conninfo, statementTimeout: timeout)
-        self.state = Mutex(State(idle: (0..<size).map { _ in Connection(parameters: parameters) }))
+        let connections = (0..<size).map { _ in Connection(parameters: parameters) }
+        self.connections = connections
+        self.state = Mutex(State(idle: connections))
+        // Weakly held, so that a pool nobody closed still goes away.
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.sweepInterval)
+                guard let self else { return }
+                self.sweep(now: .now)
+            }
+        }
+        sweeper.withLock { $0 = task }
+    }
+
+    /// Fails the calls and waits that are past their deadline.
+    private func sweep(now: ContinuousClock.Instant) {
+        for connection in connections { connection.watch.expireIfDue(now) }
+        let expired = state.withLock { state -> [CheckedContinuation<Connection, any Error>] in
+            let due = state.waiters.prefix { $0.deadline <= now }.count
+            defer { state.waiters.removeFirst(due) }
+            return state.waiters.prefix(due).map(\.continuation)
+        }
+        expired.forEach { $0.resume(throwing: Self.waitExpired) }
     }
 
     /// The pool's current use.
@@ -110,12 +142,7 @@ public final class ConnectionPool: Sendable {
         do {
             switch timeLimit {
             case .standard:
-                let token = connection.watch.begin()
-                let watchdog = Task {
-                    try? await Task.sleep(until: deadline, clock: .continuous)
-                    if !Task.isCancelled { connection.watch.expire(token) }
-                }
-                defer { watchdog.cancel() }
+                connection.watch.begin(until: deadline)
                 return try await threadPool.runIfActive {
                     try connection.run(until: deadline, body)
                 }
@@ -144,6 +171,7 @@ public final class ConnectionPool: Sendable {
     /// Closes every connection and stops the threads. Calls in flight finish first; waiting and
     /// later calls fail with `PostgresError.poolClosed`.
     public func close() async {
+        sweeper.withLock { $0?.cancel() }
         let waiters = state.withLock { state -> [CheckedContinuation<Connection, any Error>] in
             state.closed = true
             defer { state.waiters.removeAll() }
@@ -181,11 +209,6 @@ public final class ConnectionPool: Sendable {
         case .closed: throw PostgresError.poolClosed
         case .full: throw Self.queueFull(maxWaiting)
         case .wait(let id):
-            let timer = Task {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                if !Task.isCancelled { self.expireWaiter(id) }
-            }
-            defer { timer.cancel() }
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     let resumeNow = state.withLock { state -> Result<Connection, PostgresError>? in
@@ -195,12 +218,12 @@ public final class ConnectionPool: Sendable {
                             state.inUse += 1
                             return .success(connection)
                         }
-                        // Checked under the lock that `expireWaiter` takes, after its sleep: a
-                        // waiter added before the deadline is always found by its timer.
+                        // Checked under the lock the sweeper takes: a waiter added before its
+                        // deadline is always found by a later sweep.
                         if ContinuousClock.now >= deadline { return .failure(Self.waitExpired) }
                         // Others may have queued between the two locks: the bound holds all the same.
                         if state.waiters.count >= maxWaiting { return .failure(Self.queueFull(maxWaiting)) }
-                        state.waiters.append((id, continuation))
+                        state.waiters.append((id, deadline, continuation))
                         return nil
                     }
                     if let resumeNow { continuation.resume(with: resumeNow.mapError { $0 as any Error }) }
@@ -220,14 +243,6 @@ public final class ConnectionPool: Sendable {
     }
 
     private static let waitExpired = PostgresError.unavailable("no database connection came free within the deadline")
-
-    private func expireWaiter(_ id: UInt64) {
-        let expired = state.withLock { state -> CheckedContinuation<Connection, any Error>? in
-            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.waiters.remove(at: index).continuation
-        }
-        expired?.resume(throwing: Self.waitExpired)
-    }
 
     private func release(_ connection: Connection) {
         let waiter = state.withLock { state -> CheckedContinuation<Connection, any Error>? in
