@@ -21,7 +21,7 @@ struct MigrateCommand: AsyncParsableCommand {
         let logger = ConfigurationLoader.bootstrapLogging(configuration)
         let database = try await DatabaseTarget.open(configuration, logger: logger)
         do {
-            let migrations = try IssuerMigrations.selected(by: configuration)
+            let migrations = try IssuerMigrations.selected(directory: configuration.migrationsDirectory)
             let migrator = Migrator(pool: database.pool, logger: logger)
             if status {
                 for entry in try await migrator.status(migrations) {

@@ -35,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             if !noMigrate {
                 try await Migrator(pool: database.pool, logger: logger)
-                    .migrate(try IssuerMigrations.selected(by: configuration))
+                    .migrate(try IssuerMigrations.selected(directory: configuration.migrationsDirectory))
             }
             let secret = try await ServerSecret.load(configured: configuration.secret, pool: database.pool)
             let app = buildApplication(IssuerDependencies(

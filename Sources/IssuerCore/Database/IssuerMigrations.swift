@@ -12,9 +12,9 @@ public enum IssuerMigrations {
         })
     }
 
-    /// The migrations the configuration selects.
-    public static func selected(by configuration: Configuration) throws -> [Migration] {
-        if let directory = configuration.migrationsDirectory {
+    /// The migrations in `ISSUER_MIGRATIONS_DIR` when it is set, else the built-in ones (SPEC §2).
+    public static func selected(directory: URL?) throws -> [Migration] {
+        if let directory {
             return try Migration.load(directory: directory)
         }
         return try builtIn()
