@@ -61,7 +61,7 @@ struct IssuerServices: Sendable {
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
             secret: dependencies.serverSecret, responder: responder, clock: clock,
-            refreshTokenTTL: configuration.refreshTokenTTL.wholeSeconds, grace: configuration.refreshReuseGrace.wholeSeconds,
+            refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshReuseGrace,
             onReuse: { metrics.recordRefreshReuse() })
         revocation = TokenRevocation(
             revocation: sessions, clients: configuration.clients, verifier: accessTokens, ring: ring, clock: clock)

@@ -9,7 +9,7 @@ import Testing
 struct RefreshOutcomeTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
     static let successor: [UInt8] = Array(repeating: 7, count: 32)
-    static let grace: TimeInterval = 10
+    static let grace: Duration = .seconds(10)
 
     static func record(_ verdict: RefreshVerdict, _ change: (inout RefreshRecord) -> Void = { _ in }) -> RefreshRecord {
         var record = RefreshRecord(
@@ -29,8 +29,8 @@ struct RefreshOutcomeTests {
     }
 
     static let rotated = record(.rotated)
-    static let retry = record(.spent) { $0.spentAt = now.addingTimeInterval(-grace); $0.successorHash = successor }
-    static let late = record(.spent) { $0.spentAt = now.addingTimeInterval(-grace - 1); $0.successorHash = successor }
+    static let retry = record(.spent) { $0.spentAt = now.addingTimeInterval(-grace.timeInterval); $0.successorHash = successor }
+    static let late = record(.spent) { $0.spentAt = now.addingTimeInterval(-grace.timeInterval - 1); $0.successorHash = successor }
     static let foreign = record(.spent) { $0.spentAt = now; $0.successorHash = Array(repeating: 8, count: 32) }
 
     static let cases: [Case] = [

@@ -32,8 +32,8 @@ public struct RefreshTokenGrant: Sendable {
     private let successorKey: [UInt8]
     private let responder: TokenResponder
     private let clock: any WallClock
-    private let refreshTokenTTL: TimeInterval
-    private let grace: TimeInterval
+    private let refreshTokenTTL: Duration
+    private let grace: Duration
     private let onReuse: @Sendable () -> Void
 
     /// - Parameters:
@@ -41,7 +41,7 @@ public struct RefreshTokenGrant: Sendable {
     ///   - onReuse: told of every detected reuse (for metrics).
     public init(
         store: RefreshRotationStore, revocation: SessionRevocation, clients: ClientRegistry, secret: ServerSecret,
-        responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Int, grace: Int,
+        responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Duration, grace: Duration,
         onReuse: @escaping @Sendable () -> Void = {}
     ) {
         self.store = store
@@ -50,16 +50,14 @@ public struct RefreshTokenGrant: Sendable {
         self.successorKey = secret.key(for: "refresh-token-successor").withUnsafeBytes { Array($0) }
         self.responder = responder
         self.clock = clock
-        self.refreshTokenTTL = TimeInterval(refreshTokenTTL)
-        self.grace = TimeInterval(grace)
+        self.refreshTokenTTL = refreshTokenTTL
+        self.grace = grace
         self.onReuse = onReuse
     }
 
     /// - Parameter logger: the request's logger, so every line carries its request id.
     public func refresh(_ request: Request, logger: Logger) async throws(OAuthError) -> TokenResponse {
-        guard let client = clients.client(id: request.clientID) else {
-            throw OAuthError(.invalidClient, "Unknown client_id.")
-        }
+        let client = try clients.authenticate(request.clientID)
         let requestedScopes = try request.scope.map { scope throws(OAuthError) in try ScopeRequest.resolve(scope, for: client) }
         let presented = RefreshToken(value: request.refreshToken)
         guard RefreshToken.isWellFormed(request.refreshToken) else {
@@ -71,7 +69,7 @@ public struct RefreshTokenGrant: Sendable {
         do {
             record = try await store.rotate(
                 tokenHash: presented.hash, successorHash: successor.hash, clientID: client.clientID,
-                requestedScopes: requestedScopes, now: now, successorExpiresAt: now.addingTimeInterval(refreshTokenTTL))
+                requestedScopes: requestedScopes, now: now, successorExpiresAt: now.addingTimeInterval(refreshTokenTTL.timeInterval))
         } catch {
             throw .storage(error)
         }

@@ -20,7 +20,7 @@ public enum RefreshOutcome: Sendable, Equatable {
     /// - Parameters:
     ///   - record: what the rotation statement returned, or nil if the hash is unknown.
     ///   - successorHash: the hash of the successor we derive from the presented token.
-    public static func decide(record: RefreshRecord?, successorHash: [UInt8], now: Date, grace: TimeInterval) -> RefreshOutcome {
+    public static func decide(record: RefreshRecord?, successorHash: [UInt8], now: Date, grace: Duration) -> RefreshOutcome {
         guard let record else { return .refused("unknown refresh token") }
         switch record.verdict {
         case .rotated: return .rotated(record)
@@ -30,7 +30,7 @@ public enum RefreshOutcome: Sendable, Equatable {
         case .sessionExpired: return .refused("session past its maximum age")
         case .expired: return .refused("refresh token expired")
         case .spent:
-            if let spentAt = record.spentAt, now.timeIntervalSince(spentAt) <= grace,
+            if let spentAt = record.spentAt, now.timeIntervalSince(spentAt) <= grace.timeInterval,
                 record.successorHash == successorHash
             {
                 return .retry(record)
