@@ -8,7 +8,7 @@ extension Connection {
     /// database is unavailable.
     func run<T>(until deadline: ContinuousClock.Instant, _ body: (Connection) throws -> T) throws -> T {
         try ensureConnected(until: deadline)
-        guard let socket, watch.arm(socket: socket) else {
+        guard ContinuousClock.now < deadline, let socket, watch.arm(socket: socket) else {
             _ = watch.end()
             throw PostgresError.unavailable("no answer from the database within the deadline")
         }

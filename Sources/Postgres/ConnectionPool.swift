@@ -171,7 +171,6 @@ public final class ConnectionPool: Sendable {
     /// Closes every connection and stops the threads. Calls in flight finish first; waiting and
     /// later calls fail with `PostgresError.poolClosed`.
     public func close() async {
-        sweeper.withLock { $0?.cancel() }
         let waiters = state.withLock { state -> [CheckedContinuation<Connection, any Error>] in
             state.closed = true
             defer { state.waiters.removeAll() }
@@ -180,9 +179,12 @@ public final class ConnectionPool: Sendable {
         waiters.forEach { $0.resume(throwing: PostgresError.poolClosed) }
         // Calls in flight keep their connection until they return it; wait for them, then say
         // goodbye to the server from the pool's own threads (PQfinish writes to the socket).
+        // The sweeper keeps enforcing their deadlines meanwhile: a call stuck on a silent
+        // database still ends, and so does this wait.
         while state.withLock({ $0.inUse }) > 0 {
             try? await Task.sleep(for: .milliseconds(5))
         }
+        sweeper.withLock { $0?.cancel() }
         let idle = state.withLock { state in
             defer { state.idle.removeAll() }
             return state.idle
@@ -245,14 +247,21 @@ public final class ConnectionPool: Sendable {
     private static let waitExpired = PostgresError.unavailable("no database connection came free within the deadline")
 
     private func release(_ connection: Connection) {
-        let waiter = state.withLock { state -> CheckedContinuation<Connection, any Error>? in
+        let now = ContinuousClock.now
+        let (waiter, expired) = state.withLock { state -> (CheckedContinuation<Connection, any Error>?, [CheckedContinuation<Connection, any Error>]) in
+            // Waiters past their deadline that the sweeper has not reached yet fail now: a
+            // connection handed to one would only be shut down under it.
+            let due = state.waiters.prefix { $0.deadline <= now }.count
+            let expired = state.waiters.prefix(due).map(\.continuation)
+            state.waiters.removeFirst(due)
             if !state.waiters.isEmpty {
-                return state.waiters.removeFirst().continuation
+                return (state.waiters.removeFirst().continuation, expired)
             }
             state.inUse -= 1
             state.idle.append(connection)
-            return nil
+            return (nil, expired)
         }
+        expired.forEach { $0.resume(throwing: Self.waitExpired) }
         waiter?.resume(returning: connection)
     }
 }

@@ -32,6 +32,20 @@ struct SilentDatabaseTests {
         await pool.close()
     }
 
+    @Test("closing the pool while a call is stuck on a silent database ends: the call's deadline still holds")
+    func closeWithStuckCall() async throws {
+        let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
+        defer { proxy.stop() }
+        let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .seconds(1))
+        try await Self.openEveryConnection(pool)
+        proxy.freeze()
+        let stuck = Task { await Outcome.of(within: 6) { try await pool.query("SELECT 1") } }
+        try await Task.sleep(for: .milliseconds(200))
+        let closed = await WithinBound.result(seconds: 6) { await pool.close() }
+        #expect(closed != nil, "close() returned")
+        #expect(await stuck.value == .unavailable)
+    }
+
     @Test("waiting for a connection is bounded in number and in time")
     func waitersAreBounded() async throws {
         let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())

@@ -15,7 +15,9 @@ public struct SessionDirectory: Sendable {
         /// When the user signed in: the ID tokens' `auth_time`.
         public var authTime: Date
         /// The sign-in or the latest refresh: derived from the newest refresh token's issue time,
-        /// so that a refresh writes nothing to `sessions` (SPEC §4.3's hot path).
+        /// so that a refresh writes nothing to `sessions` (SPEC §4.3's hot path). Once the
+        /// janitor has removed a session's expired tokens (an hour after they expire, when the
+        /// session can no longer be refreshed anyway), this falls back to the sign-in.
         public var lastUsedAt: Date
         /// The session's hard end (`ISSUER_SESSION_MAX_AGE`); no refresh moves it.
         public var expiresAt: Date

@@ -19,6 +19,12 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     private let limit: TimeAmount
     /// Since when the client owes a complete request; nil while the server works on one.
     private var owingSince: NIODeadline?
+    /// Requests read to their end, and answers written to theirs. The server has work while more
+    /// requests were read than answered; an answer may also be written before its request's end
+    /// is read (a static route, or an error about a body nobody reads), which must not leave the
+    /// clock stopped.
+    private var requestsRead = 0
+    private var answersWritten = 0
     /// One timer per connection, moved lazily: a request only notes the time, and the timer,
     /// when it fires early, sets itself again for the deadline as it now stands. Scheduling and
     /// cancelling a timer on every request cost more than the rest of this handler.
@@ -47,17 +53,24 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .end = unwrapInboundIn(data) { owingSince = nil }
+        if case .end = unwrapInboundIn(data) {
+            requestsRead += 1
+            if requestsRead > answersWritten { owingSince = nil }
+        }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { startOwing(context) }
+        if case .end = unwrapOutboundIn(data) {
+            answersWritten += 1
+            // Pipelined requests already read are still the server's work: the clock waits.
+            if answersWritten >= requestsRead { startOwing(context) }
+        }
         context.write(data, promise: promise)
     }
 
     private func startOwing(_ context: ChannelHandlerContext) {
-        let now = NIODeadline.now()
+        let now = context.eventLoop.now
         owingSince = now
         if timer == nil { arm(context, at: now + limit) }
     }
@@ -73,11 +86,11 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         timer = nil
         guard let owingSince else {
             // The server is working on a request: the client owes nothing until it answers.
-            arm(context, at: .now() + limit)
+            arm(context, at: context.eventLoop.now + limit)
             return
         }
         let due = owingSince + limit
-        if NIODeadline.now() >= due {
+        if context.eventLoop.now >= due {
             context.close(promise: nil)
         } else {
             arm(context, at: due)

@@ -14,9 +14,10 @@ import Synchronization
 /// The answer is the one the router's handler gives (both come from `StaticAnswer` builders),
 /// with what the middleware adds (`X-Request-Id`) and the server adds (`Date`, `Server`), and it
 /// is counted in the same request metrics. Anything else passes on untouched: other paths and
-/// methods, a request that asks to close the connection, and any request that arrives while an
+/// methods, a request that asks to close the connection, any request that arrives while an
 /// earlier one on the connection is still being answered by the router, so that answers keep
-/// their order (HTTP/1.1 pipelining).
+/// their order (HTTP/1.1 pipelining), and any request while the client is not reading what it
+/// was sent, so that a client pipelining GETs it never reads cannot grow the server's memory.
 final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -42,8 +43,10 @@ final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
+            // While the client is not reading its answers (the channel is not writable), the
+            // router answers instead: its writer waits for the client, and reading stops.
             if passedOn == 0, request.method == .get, request.headerFields[.connection] == nil,
-                let entry = entry(for: request)
+                context.channel.isWritable, let entry = entry(for: request)
             {
                 answering = true
                 answer(entry, request: request, context: context)
