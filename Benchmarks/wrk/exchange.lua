@@ -1,13 +1,7 @@
 -- POST /auth/apple/exchange, cycling through Apple identity tokens of distinct users
 -- (TOKENS_FILE, one per line: `issuer-bench tokens --kind apple`). Reusing a token is a
 -- legitimate retried sign-in; every exchange verifies it and writes a session.
-dofile(os.getenv("BENCH_LUA") .. "/report.lua")
-
-local threads = 0
-function setup(thread)
-  thread:set("index", threads)
-  threads = threads + 1
-end
+dofile(os.getenv("BENCH_LUA") .. "/common.lua")
 
 local bodies, next = {}, 1
 function init(args)

@@ -1,2 +1,2 @@
 -- Plain GETs of the URL given to wrk (JWKS, discovery, or nginx serving the same bytes).
-dofile(os.getenv("BENCH_LUA") .. "/report.lua")
+dofile(os.getenv("BENCH_LUA") .. "/common.lua")

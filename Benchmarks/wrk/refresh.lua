@@ -1,17 +1,11 @@
 -- POST /oauth2/token, grant_type=refresh_token, every connection-slot following a rotation chain.
 -- TOKENS_FILE holds fresh refresh tokens, one per line (`issuer-bench tokens --kind refresh`);
 -- each wrk thread takes every NTHREADS-th one as a queue. request() sends the queue's head;
--- response() queues the successor from the answer. wrk keeps one request in flight per
--- connection and answers in order per thread, so a FIFO of what was sent matches answers to
--- requests. A failed rotation ends its chain (the error is counted); a queue that runs dry
+-- response() queues the successor from the answer, whichever request it answers: chains are
+-- interchangeable, so no token is ever sent twice and nothing needs to know which connection
+-- sent which. A failed rotation ends its chain (the error is counted); a queue that runs dry
 -- sends an empty token, which is refused and counted too.
-dofile(os.getenv("BENCH_LUA") .. "/report.lua")
-
-local threads = 0
-function setup(thread)
-  thread:set("index", threads)
-  threads = threads + 1
-end
+dofile(os.getenv("BENCH_LUA") .. "/common.lua")
 
 local queue, first, last = {}, 1, 0
 local client = os.getenv("CLIENT_ID") or "clanboards-mobile"

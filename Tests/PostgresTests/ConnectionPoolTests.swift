@@ -98,8 +98,11 @@ struct ConnectionPoolTests {
         let holder = ConnectionPool(conninfo: conninfo, size: 1)
         try await holder.query("SELECT pg_advisory_lock(7)")
         try await withThrowingTaskGroup(of: Void.self) { group in
-            // Occupies the pool's only connection until the lock is released.
+            // Occupies the pool's only connection until the lock is released. Child tasks start in
+            // no set order: the waiters are added only once it holds the connection, or one of
+            // them could take it first, finish, and never be seen waiting.
             group.addTask { try await pool.query("SELECT pg_advisory_lock_shared(7), pg_advisory_unlock_shared(7)") }
+            for _ in 0..<400 where pool.statistics.inUse < 1 { try await Task.sleep(for: .milliseconds(25)) }
             for _ in 0..<5 { group.addTask { try await pool.query("SELECT 1") } }
             var waiting = 0
             for _ in 0..<400 where waiting < 5 {

@@ -1,6 +1,14 @@
--- Shared by the scripts below: one machine-readable line when wrk finishes, in the same
--- RESULT format as issuer-bench, so scripts/bench parses every load generator alike.
--- Errors are answers other than 2xx (status) and socket errors (connect, read, write, timeout).
+-- Shared by the scripts beside it. Each wrk thread gets its number (`index`, from 0), for the
+-- scripts that split a token file between threads.
+local threads = 0
+function setup(thread)
+  thread:set("index", threads)
+  threads = threads + 1
+end
+
+-- One machine-readable line when wrk finishes, in the same RESULT format as issuer-bench, so
+-- scripts/bench parses every load generator alike. Errors are answers other than 2xx (status)
+-- and socket errors (connect, read, write, timeout).
 function done(summary, latency, requests)
   local seconds = summary.duration / 1e6
   local e = summary.errors
