@@ -9,6 +9,9 @@ import NIOCore
 /// that signed during the run would take CPU from the server it measures. Reusing a token is
 /// legitimate (SPEC §3.1: a retried exchange must still work), and each use signs in again.
 struct AppleTokenPool: Sendable {
+    /// The identity tokens, one per user.
+    let tokens: [String]
+    /// Each token as an exchange request body.
     let bodies: [ByteBuffer]
 
     /// - Parameter validFor: seconds the tokens must stay valid; by default the run's length and
@@ -24,13 +27,12 @@ struct AppleTokenPool: Sendable {
         let run = UUID().uuidString.prefix(8).lowercased()
         // Valid for the whole run, however long it is asked to be.
         let lifetime = validFor ?? (600 + options.warmup + options.seconds)
-        bodies = try (0..<options.users).map { index in
-            let token = try signer.identityToken(
+        tokens = try (0..<options.users).map { index in
+            try signer.identityToken(
                 subject: "000000.bench\(run).\(index)", email: "bench-\(index)@privaterelay.appleid.com",
                 audience: options.audience, lifetime: lifetime)
-            let json = try JSONSerialization.data(withJSONObject: ["id_token": token])
-            return ByteBuffer(bytes: json)
         }
+        bodies = try tokens.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: ["id_token": $0])) }
     }
 
     /// The body for a worker's `n`th request: workers walk the pool in disjoint strides.

@@ -6,7 +6,7 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "The issuer's base URL (its ISSUER_URL).")
     var url = "http://127.0.0.1:8080"
 
-    @Option(help: "Concurrent connections, each sending its next request when the previous answered.")
+    @Option(help: "Connections, each with one request in flight at a time (closed loop: the next as soon as the previous answered).")
     var connections = 64
 
     @Option(help: "Seconds measured.")

@@ -27,11 +27,7 @@ struct TokensCommand: AsyncParsableCommand {
         var lines: [String]
         switch kind {
         case .apple:
-            lines = try pool.bodies.map { body in
-                let object = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: String]
-                guard let token = object?["id_token"] else { throw BenchError("a minted body has no id_token") }
-                return token
-            }
+            lines = pool.tokens
         case .refresh:
             let generator = LoadGenerator(connections: load.connections)
             let url = load.endpoint("/auth/apple/exchange")

@@ -17,9 +17,9 @@ struct ProcessorShareTests {
         #expect(ProcessorShare.affinityCount(status: status) == expected)
     }
 
-    @Test("this process's share is at least one core and no more than NIO's count")
-    func share() {
-        #expect(ProcessorShare.cores >= 1)
-        #expect(ProcessorShare.affinityCount != nil, "Linux always reports Cpus_allowed")
+    @Test("this process's share is no more than its affinity mask allows")
+    func share() throws {
+        let affinity = try #require(ProcessorShare.affinityCount, "Linux always reports Cpus_allowed")
+        #expect(ProcessorShare.cores <= affinity)
     }
 }
