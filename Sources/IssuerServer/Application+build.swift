@@ -6,6 +6,9 @@ import NIOCore
 import Postgres
 import ServiceLifecycle
 
+/// The `Server` field of every answer.
+private let serverName = "issuer"
+
 /// Builds the issuer's HTTP application from its dependencies. `issuer serve` runs it; tests
 /// drive the very same application in process (HummingbirdTesting).
 public func buildApplication(_ dependencies: IssuerDependencies) -> some ApplicationProtocol {
@@ -15,20 +18,14 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         signerTiming: SignerTiming(configuration: configuration))
     keys.reload()
     let routers = buildRouters(dependencies, keys: keys)
-    let requestTimeout = dependencies.requestReadTimeout
     // SPEC §7: a connection that sends no complete request within 30 s (a slow trickle
     // included) is closed; the idle timeout alone would be reset by every trickled byte. That
     // deadline also runs between requests, so it is the idle timeout too: Hummingbird's own
     // would not see the requests `StaticRouteHandler` answers, and close a busy connection.
-    let metrics = dependencies.metrics
-    let staticRoutes = routers.staticRoutes
-    let server: HTTPServerBuilder = HTTPServerBuilder.http1(configuration: .init(
-        additionalChannelHandlers: [
-            RequestReadTimeoutHandler(limit: requestTimeout),
-            StaticRouteHandler(routes: staticRoutes, metrics: metrics, serverName: "issuer"),
-        ], idleTimeout: nil))
-    let operationsServer: HTTPServerBuilder = HTTPServerBuilder.http1(configuration: .init(
-        additionalChannelHandlers: [RequestReadTimeoutHandler(limit: requestTimeout)], idleTimeout: nil))
+    let server = IssuerHTTP1Channel.server(
+        readTimeout: dependencies.requestReadTimeout, staticRoutes: routers.staticRoutes, metrics: dependencies.metrics)
+    let operationsServer = IssuerHTTP1Channel.server(
+        readTimeout: dependencies.requestReadTimeout, staticRoutes: StaticRoutes(entries: [:]), metrics: dependencies.metrics)
     var services: [any Service] = [
         DatabaseService(pool: dependencies.pool),
         KeyRingReloadService(monitor: keys, interval: configuration.keysReloadInterval),
@@ -41,7 +38,7 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         services.append(Application(
             router: operations, server: operationsServer,
             configuration: ApplicationConfiguration(
-                address: .hostname(configuration.operationsHost, port: port), serverName: "issuer"),
+                address: .hostname(configuration.operationsHost, port: port), serverName: serverName),
             logger: dependencies.logger))
     }
     return Application(
@@ -49,7 +46,7 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         server: server,
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port),
-            serverName: "issuer"),
+            serverName: serverName),
         services: services,
         logger: dependencies.logger)
 }
@@ -109,9 +106,9 @@ func buildRouters(
         grantTypes: TokenEndpoint.grantTypes))
     discovery.register(on: routes)
     let staticRoutes = StaticRoutes(entries: Dictionary(
-        uniqueKeysWithValues: [jwks.staticEntry(path: Route.jwks.registeredPath(prefix: table.prefix))]
+        uniqueKeysWithValues: [jwks.staticEntry(path: Route.jwks.registeredPath(prefix: table.prefix), serverName: serverName)]
             + discovery.staticEntries(paths: [Route.openIDConfiguration, .authorizationServerMetadata].map {
                 $0.registeredPath(prefix: table.prefix)
-            })))
+            }, serverName: serverName)))
     return (router, operationsRouter, staticRoutes)
 }

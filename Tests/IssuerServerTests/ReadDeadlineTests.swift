@@ -2,7 +2,7 @@ import HTTPTypes
 @testable import IssuerServer
 import NIOCore
 import NIOEmbedded
-import NIOHTTPTypes
+import NIOHTTP1
 import Testing
 
 /// SPEC §7's request-read deadline as the connection's handlers keep it, on a virtual clock:
@@ -16,26 +16,26 @@ struct ReadDeadlineTests {
     static func connection() throws -> EmbeddedChannel {
         let routes = StaticRoutes(entries: [
             "/oauth2/jwks.json": StaticRoutes.Entry(route: "/oauth2/jwks.json") { _ in
-                StaticAnswer(status: .ok, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}"))
+                EncodedAnswer(StaticAnswer(status: .ok, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")), serverName: "issuer")
             },
         ])
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandlers([
             RequestReadTimeoutHandler(limit: limit),
-            StaticRouteHandler(routes: routes, metrics: ServerMetrics(), serverName: "issuer"),
+            StaticRouteHandler(routes: routes, metrics: ServerMetrics()),
         ])
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()
         return channel
     }
 
-    static func request(_ channel: EmbeddedChannel, _ method: HTTPRequest.Method, _ path: String) throws {
-        try channel.writeInbound(HTTPRequestPart.head(HTTPRequest(method: method, scheme: "http", authority: "localhost", path: path)))
-        try channel.writeInbound(HTTPRequestPart.end(nil))
+    static func request(_ channel: EmbeddedChannel, _ method: HTTPMethod, _ path: String) throws {
+        try channel.writeInbound(HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: method, uri: path)))
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
     }
 
     static func answer(_ channel: EmbeddedChannel) throws {
-        try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
-        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
+        try channel.writeOutbound(HTTPServerResponsePart.end(nil))
     }
 
     @Test("a connection that sends nothing is closed at the limit")
@@ -50,8 +50,8 @@ struct ReadDeadlineTests {
     @Test("after a static answer (written before the request's end is read) an idle connection is still closed")
     func idleAfterStaticAnswer() throws {
         let channel = try Self.connection()
-        try Self.request(channel, .get, "/oauth2/jwks.json")
-        #expect(try channel.readInbound(as: HTTPRequestPart.self) == nil, "answered before the router")
+        try Self.request(channel, .GET, "/oauth2/jwks.json")
+        #expect(try channel.readInbound(as: HTTPServerRequestPart.self) == nil, "answered before the router")
         channel.embeddedEventLoop.advanceTime(by: Self.limit + .seconds(1))
         #expect(!channel.isActive, "idle after its answer: closed")
     }
@@ -59,9 +59,9 @@ struct ReadDeadlineTests {
     @Test("an answer written before its request's end (an error about an unread body) does not stop the clock")
     func answerBeforeEnd() throws {
         let channel = try Self.connection()
-        try channel.writeInbound(HTTPRequestPart.head(HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/x")))
+        try channel.writeInbound(HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .POST, uri: "/x")))
         try Self.answer(channel)
-        try channel.writeInbound(HTTPRequestPart.end(nil))
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
         channel.embeddedEventLoop.advanceTime(by: Self.limit + .seconds(1))
         #expect(!channel.isActive)
     }
@@ -69,7 +69,7 @@ struct ReadDeadlineTests {
     @Test("while the server works on a request the clock waits, however long; it restarts at the answer")
     func serverWorking() throws {
         let channel = try Self.connection()
-        try Self.request(channel, .post, "/oauth2/token")
+        try Self.request(channel, .POST, "/oauth2/token")
         channel.embeddedEventLoop.advanceTime(by: Self.limit * 3)
         #expect(channel.isActive)
         try Self.answer(channel)
@@ -82,8 +82,8 @@ struct ReadDeadlineTests {
     @Test("two pipelined requests: after the first answer the second is still the server's work")
     func pipelined() throws {
         let channel = try Self.connection()
-        try Self.request(channel, .post, "/oauth2/token")
-        try Self.request(channel, .post, "/oauth2/token")
+        try Self.request(channel, .POST, "/oauth2/token")
+        try Self.request(channel, .POST, "/oauth2/token")
         try Self.answer(channel)
         channel.embeddedEventLoop.advanceTime(by: Self.limit * 2)
         #expect(channel.isActive)
@@ -96,8 +96,8 @@ struct ReadDeadlineTests {
     func notWritable() throws {
         let channel = try Self.connection()
         channel.isWritable = false
-        try Self.request(channel, .get, "/oauth2/jwks.json")
-        #expect(try channel.readInbound(as: HTTPRequestPart.self) != nil, "passed on to the router")
-        #expect(try channel.readOutbound(as: HTTPResponsePart.self) == nil)
+        try Self.request(channel, .GET, "/oauth2/jwks.json")
+        #expect(try channel.readInbound(as: HTTPServerRequestPart.self) != nil, "passed on to the router")
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil)
     }
 }

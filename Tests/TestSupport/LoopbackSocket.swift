@@ -64,6 +64,21 @@ public enum LoopbackSocket {
         return true
     }
 
+    /// Reads until the peer closes, `enough` says so, or `milliseconds` pass without a byte;
+    /// answers every byte read.
+    public static func receive(_ fd: Int32, milliseconds: Int32, until enough: ([UInt8]) -> Bool) -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !enough(received) {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, milliseconds) > 0 else { break }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received += buffer[..<count]
+        }
+        return received
+    }
+
     private static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

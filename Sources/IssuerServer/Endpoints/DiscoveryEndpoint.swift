@@ -28,9 +28,9 @@ struct DiscoveryEndpoint {
             body: body)
     }
 
-    /// The routes for `StaticRouteHandler` at `paths`: the same answer, without the router.
-    func staticEntries(paths: [String]) -> [(String, StaticRoutes.Entry)] {
-        let answer = answer
-        return paths.map { ($0, StaticRoutes.Entry(route: RouterPath($0).description) { _ in answer }) }
+    /// The routes for `StaticRouteHandler` at `paths`: the same answer, encoded once.
+    func staticEntries(paths: [String], serverName: String) -> [(String, StaticRoutes.Entry)] {
+        let encoded = EncodedAnswer(answer, serverName: serverName)
+        return paths.map { ($0, StaticRoutes.Entry(route: RouterPath($0).description) { _ in encoded }) }
     }
 }

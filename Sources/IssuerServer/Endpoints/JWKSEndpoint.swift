@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import Synchronization
 
 /// SPEC §3.4, `GET /oauth2/jwks.json`: the public keys of the active, next and still-published
 /// retired keys. The bytes and ETag are computed when the ring changes; a request only copies a
@@ -18,22 +19,34 @@ struct JWKSEndpoint {
 
     /// The answer to a GET: the keys, or 304 when the client's `If-None-Match` still matches.
     static func answer(_ keys: PublishedKeys, requestHeaders: HTTPFields) -> StaticAnswer {
+        answer(keys, notModified: isNotModified(requestHeaders[.ifNoneMatch], keys: keys))
+    }
+
+    static func answer(_ keys: PublishedKeys, notModified: Bool) -> StaticAnswer {
         var headers: HTTPFields = [
             .cacheControl: Self.cacheControl,
             .eTag: keys.etag,
             .accessControlAllowOrigin: "*",
         ]
-        if let condition = requestHeaders[.ifNoneMatch], Self.matches(condition, etag: keys.etag) {
+        if notModified {
             return StaticAnswer(status: .notModified, headers: headers, body: nil)
         }
         headers[.contentType] = "application/json"
         return StaticAnswer(status: .ok, headers: headers, body: keys.jwksBody)
     }
 
-    /// The route for `StaticRouteHandler`: the same answer, without the router.
-    func staticEntry(path: String) -> (String, StaticRoutes.Entry) {
+    static func isNotModified(_ ifNoneMatch: String?, keys: PublishedKeys) -> Bool {
+        ifNoneMatch.map { matches($0, etag: keys.etag) } ?? false
+    }
+
+    /// The route for `StaticRouteHandler`: the same answers, encoded once per published ring.
+    func staticEntry(path: String, serverName: String) -> (String, StaticRoutes.Entry) {
         let monitor = monitor
-        return (path, StaticRoutes.Entry(route: RouterPath(path).description) { Self.answer(monitor.current, requestHeaders: $0) })
+        let encoded = EncodedJWKS(serverName: serverName)
+        return (path, StaticRoutes.Entry(route: RouterPath(path).description) { ifNoneMatch in
+            let keys = monitor.current
+            return encoded.answer(for: keys, notModified: Self.isNotModified(ifNoneMatch, keys: keys))
+        })
     }
 
     /// RFC 9110 §13.1.2: `*`, or a list of entity tags compared weakly.
@@ -44,5 +57,35 @@ struct JWKSEndpoint {
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
             return tag == etag
         }
+    }
+}
+
+/// The two encoded answers (200 and 304) of the JWKS in force, made again only when the ring
+/// publishes other bytes (another ETag).
+private final class EncodedJWKS: Sendable {
+    private struct Answers {
+        let etag: String
+        let ok: EncodedAnswer
+        let notModified: EncodedAnswer
+    }
+
+    private let serverName: String
+    private let current = Mutex<Answers?>(nil)
+
+    init(serverName: String) {
+        self.serverName = serverName
+    }
+
+    func answer(for keys: PublishedKeys, notModified: Bool) -> EncodedAnswer {
+        let answers = current.withLock { current in
+            if let current, current.etag == keys.etag { return current }
+            let made = Answers(
+                etag: keys.etag,
+                ok: EncodedAnswer(JWKSEndpoint.answer(keys, notModified: false), serverName: serverName),
+                notModified: EncodedAnswer(JWKSEndpoint.answer(keys, notModified: true), serverName: serverName))
+            current = made
+            return made
+        }
+        return notModified ? answers.notModified : answers.ok
     }
 }

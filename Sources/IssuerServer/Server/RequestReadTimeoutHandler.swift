@@ -1,6 +1,5 @@
-import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 
 /// SPEC §7: slow clients cannot hold the server. A connection must deliver a complete request
 /// (head, body and end) within `limit` of opening, and the next one within `limit` of the
@@ -8,10 +7,10 @@ import NIOHTTPTypes
 /// trickles one byte every few seconds resets it forever (the "slowloris" attack). The clock
 /// stops while the server works on a request, so a slow database never closes a connection.
 final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     /// SPEC §7: 30 s.
     static let defaultLimit: TimeAmount = .seconds(30)

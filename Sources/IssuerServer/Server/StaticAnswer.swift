@@ -11,13 +11,14 @@ struct StaticAnswer: Sendable {
     var body: ByteBuffer?
 }
 
-/// The static routes of one listener, by exact path: each answers a GET from the request's
-/// headers alone (an `If-None-Match`, say), reading only state that is already in memory.
+/// The static routes of one listener, by exact path: each answers a GET from its `If-None-Match`
+/// alone, with an answer encoded before the request came (`EncodedAnswer`).
 struct StaticRoutes: Sendable {
     /// The matched-route label the metrics record, and the answer.
     struct Entry: Sendable {
         let route: String
-        let answer: @Sendable (HTTPFields) -> StaticAnswer
+        /// The answer to a GET that sent this `If-None-Match` (nil: it sent none).
+        let answer: @Sendable (_ ifNoneMatch: String?) -> EncodedAnswer
     }
 
     let entries: [String: Entry]

@@ -1,32 +1,31 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
-import Synchronization
+import NIOHTTP1
 
 /// Answers GETs of the static routes (SPEC §3.4 JWKS, §3.5 discovery) on the event loop, before
 /// the router: their answers are in memory already, and the router's path (a task, the async
 /// channel, the middleware chain) costs several times what writing them does. Backend services
-/// fetch these documents most, so they are what a deployment serves most.
+/// fetch these documents most, so they are what a deployment serves most. It works on NIO's
+/// HTTP/1 parts, before they are converted to HTTPTypes, and writes answers converted once
+/// (`EncodedAnswer`): both conversions cost more per request than the rest of this handler.
 ///
 /// The answer is the one the router's handler gives (both come from `StaticAnswer` builders),
 /// with what the middleware adds (`X-Request-Id`) and the server adds (`Date`, `Server`), and it
 /// is counted in the same request metrics. Anything else passes on untouched: other paths and
-/// methods, a request that asks to close the connection, any request that arrives while an
+/// methods, HTTP/1.0, a request with a `Connection` field, any request that arrives while an
 /// earlier one on the connection is still being answered by the router, so that answers keep
 /// their order (HTTP/1.1 pipelining), and any request while the client is not reading what it
 /// was sent, so that a client pipelining GETs it never reads cannot grow the server's memory.
 final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private let routes: StaticRoutes
     private let metrics: ServerMetrics
-    private let serverName: String
     /// Requests passed on whose answer has not yet been written.
     private var passedOn = 0
     /// Between the head of a request answered here and its end: its remaining parts are dropped.
@@ -34,10 +33,9 @@ final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var dateSecond = -1
     private var date = ""
 
-    init(routes: StaticRoutes, metrics: ServerMetrics, serverName: String) {
+    init(routes: StaticRoutes, metrics: ServerMetrics) {
         self.routes = routes
         self.metrics = metrics
-        self.serverName = serverName
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -45,8 +43,10 @@ final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let request):
             // While the client is not reading its answers (the channel is not writable), the
             // router answers instead: its writer waits for the client, and reading stops.
-            if passedOn == 0, request.method == .get, request.headerFields[.connection] == nil,
-                context.channel.isWritable, let entry = entry(for: request)
+            // HTTP/1.0 and any `Connection` field go to the router, which decides about closing.
+            if passedOn == 0, request.method == .GET, request.version == .http1_1,
+                !request.headers.contains(name: "connection"), context.channel.isWritable,
+                let entry = entry(for: request.uri)
             {
                 answering = true
                 answer(entry, request: request, context: context)
@@ -69,24 +69,20 @@ final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    private func entry(for request: HTTPRequest) -> StaticRoutes.Entry? {
-        guard var path = request.path?.utf8[...] else { return nil }
-        if let query = path.firstIndex(of: UInt8(ascii: "?")) { path = path[..<query] }
-        return routes.entries[String(Substring(path))]
+    private func entry(for uri: String) -> StaticRoutes.Entry? {
+        guard let query = uri.utf8.firstIndex(of: UInt8(ascii: "?")) else { return routes.entries[uri] }
+        return routes.entries[String(uri[..<query])]
     }
 
-    private func answer(_ entry: StaticRoutes.Entry, request: HTTPRequest, context: ChannelHandlerContext) {
+    private func answer(_ entry: StaticRoutes.Entry, request: HTTPRequestHead, context: ChannelHandlerContext) {
         let start = ContinuousClock.now
-        let answer = entry.answer(request.headerFields)
-        var headers = answer.headers
-        headers[RequestIDMiddleware<IssuerRequestContext>.headerName] = StaticRequestID.next()
-        if let body = answer.body { headers[.contentLength] = String(body.readableBytes) }
-        headers[.date] = currentDate()
-        headers[.server] = serverName
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))), promise: nil)
-        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        // RFC 9110 §5.3: several field lines of one name are one comma-separated list.
+        let conditions = request.headers["if-none-match"]
+        let answer = entry.answer(conditions.isEmpty ? nil : conditions.joined(separator: ", "))
+        context.write(wrapOutboundOut(.head(answer.head(date: currentDate(), requestID: StaticRequestID.next()))), promise: nil)
+        if let body = answer.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        metrics.recordRequest(route: entry.route, method: "GET", status: answer.status.code, duration: ContinuousClock.now - start)
+        metrics.recordRequest(route: entry.route, method: "GET", status: Int(answer.status.code), duration: ContinuousClock.now - start)
     }
 
     /// RFC 9110 §5.6.7's IMF-fixdate, made once a second per connection.
@@ -102,22 +98,5 @@ final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
         dateSecond = Int(now)
         return date
-    }
-}
-
-/// Request ids for the answers `StaticRouteHandler` writes: 32 hex digits like the router's,
-/// unique in the process (a random prefix and a counter), made without a lock.
-enum StaticRequestID {
-    private static let prefix = UInt64.random(in: .min ... .max)
-    private static let counter = Atomic<UInt64>(0)
-
-    static func next() -> String {
-        let count = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        return hex(prefix) + hex(count)
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
