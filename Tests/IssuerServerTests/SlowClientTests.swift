@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -28,6 +31,32 @@ struct SlowClientTests {
             let open = await TrickleClient.secondsUntilClosed(port: port, head: head, body: body, interval: 0.2, giveUpAfter: 8)
             let seconds = try #require(open, "the server kept a trickling connection open for 8 s")
             #expect(seconds < 5)
+        }
+    }
+
+    @Test("static GETs keep their connection open past the limit, as the server's pipeline is laid out; idle, it is closed")
+    func staticAnswersMoveTheDeadline() async throws {
+        try await Self.withServer { port in
+            let outcome = try await Offload.run { () -> (staticAnswers: Int, idleSeconds: Double) in
+                let fd = try #require(LoopbackSocket.connect(port: port))
+                defer { close(fd) }
+                var pending: [UInt8] = []
+                var staticAnswers = 0
+                // 8 GETs 300 ms apart: 2.4 s on one connection, more than twice the 1 s limit.
+                for _ in 0..<8 {
+                    _ = LoopbackSocket.sendAll(fd, "GET /oauth2/jwks.json HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
+                    guard let answer = RawHTTPAnswer.read(fd, pending: &pending), answer.statusLine == "HTTP/1.1 200 OK" else { break }
+                    if answer.field("X-Request-Id")?.hasPrefix(StaticRequestID.prefixDigits) == true { staticAnswers += 1 }
+                    usleep(300_000)
+                }
+                // Then idle: the read returns when the server closes, or after 5 s.
+                let start = ContinuousClock.now
+                _ = LoopbackSocket.receive(fd, milliseconds: 5000) { _ in false }
+                let idle = ContinuousClock.now - start
+                return (staticAnswers, Double(idle.components.seconds) + Double(idle.components.attoseconds) / 1e18)
+            }
+            #expect(outcome.staticAnswers == 8, "every GET answered, each before the router")
+            #expect(outcome.idleSeconds < 3, "closed about a second after its last answer")
         }
     }
 

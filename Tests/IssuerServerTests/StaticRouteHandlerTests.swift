@@ -45,12 +45,17 @@ struct StaticRouteHandlerTests {
         return parts
     }
 
-    @Test("a GET of a static path is answered at once, with the answer's headers and what the server adds; a query is ignored")
+    @Test("a GET of a static path is answered at once, with the answer's headers and what the server adds; a query and keep-alive are ignored")
     func answers() throws {
         let metrics = ServerMetrics()
         let channel = try Self.channel(metrics: metrics)
-        for path in ["/oauth2/jwks.json", "/oauth2/jwks.json?cache=bust"] {
-            try channel.writeInbound(Self.request(.GET, path))
+        let requests = [
+            Self.request(.GET, "/oauth2/jwks.json"),
+            Self.request(.GET, "/oauth2/jwks.json?cache=bust"),
+            Self.request(.GET, "/oauth2/jwks.json", ["Connection": "Keep-Alive"]),
+        ]
+        for request in requests {
+            try channel.writeInbound(request)
             try channel.writeInbound(HTTPServerRequestPart.end(nil))
             let parts = try Self.written(channel)
             #expect(parts.count == 3)
@@ -72,7 +77,7 @@ struct StaticRouteHandlerTests {
         var exposition = [UInt8]()
         metrics.registry.emit(into: &exposition)
         #expect(String(decoding: exposition, as: UTF8.self)
-            .contains(#"issuer_http_requests_total{route="/oauth2/jwks.json",method="GET",status="200"} 2"#))
+            .contains(#"issuer_http_requests_total{route="/oauth2/jwks.json",method="GET",status="200"} 3"#))
     }
 
     @Test("the answer reads the request's headers: a matching If-None-Match is a 304 without a body")
@@ -87,12 +92,12 @@ struct StaticRouteHandlerTests {
         #expect(parts.count == 2)
     }
 
-    @Test("other paths, other methods and a request to close the connection go to the router untouched", arguments: [
+    @Test("other paths, other methods, HTTP/1.0 and Connection options but keep-alive go to the router untouched", arguments: [
         request(.GET, "/oauth2/token"),
         request(.POST, "/oauth2/jwks.json"),
         request(.HEAD, "/oauth2/jwks.json"),
         request(.GET, "/oauth2/jwks.json", ["Connection": "close"]),
-        request(.GET, "/oauth2/jwks.json", ["connection": "keep-alive"]),
+        request(.GET, "/oauth2/jwks.json", ["connection": "keep-alive, Upgrade"]),
         request(.GET, "/oauth2/jwks.json", version: .http1_0),
         request(.GET, "/oauth2/jwks.json/"),
         request(.GET, "http://localhost/oauth2/jwks.json"),

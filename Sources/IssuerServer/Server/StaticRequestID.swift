@@ -7,6 +7,12 @@ enum StaticRequestID {
     private static let prefix = UInt64.random(in: .min ... .max)
     private static let counter = Atomic<UInt64>(0)
 
+    /// The first 16 digits, the same in every id of this process.
+    static var prefixDigits: String {
+        let digits = String(prefix, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
     static func next() -> String {
         let count = counter.wrappingAdd(1, ordering: .relaxed).newValue
         return String(unsafeUninitializedCapacity: 32) { bytes in

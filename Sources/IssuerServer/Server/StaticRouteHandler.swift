@@ -14,7 +14,7 @@ import NIOHTTP1
 /// The answer is the one the router's handler gives (both come from `StaticAnswer` builders),
 /// with what the middleware adds (`X-Request-Id`) and the server adds (`Date`, `Server`), and it
 /// is counted in the same request metrics. Anything else passes on untouched: other paths and
-/// methods, HTTP/1.0, a request with a `Connection` field, any request that arrives while an
+/// methods, HTTP/1.0, a request with a `Connection` option other than keep-alive, any request that arrives while an
 /// earlier one on the connection is still being answered by the router, so that answers keep
 /// their order (HTTP/1.1 pipelining), and any request while the client is not reading what it
 /// was sent, so that a client pipelining GETs it never reads cannot grow the server's memory.
@@ -43,9 +43,10 @@ final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let request):
             // While the client is not reading its answers (the channel is not writable), the
             // router answers instead: its writer waits for the client, and reading stops.
-            // HTTP/1.0 and any `Connection` field go to the router, which decides about closing.
+            // HTTP/1.0, and any `Connection` option but keep-alive, go to the router, which
+            // decides about closing and upgrades.
             if passedOn == 0, request.method == .GET, request.version == .http1_1,
-                !request.headers.contains(name: "connection"), context.channel.isWritable,
+                Self.staysOpen(request.headers), context.channel.isWritable,
                 let entry = entry(for: request.uri)
             {
                 answering = true
@@ -67,6 +68,12 @@ final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data), passedOn > 0 { passedOn -= 1 }
         context.write(data, promise: promise)
+    }
+
+    /// RFC 9112 §9.3: an HTTP/1.1 connection stays open unless an option says otherwise;
+    /// `keep-alive` (what most clients send) changes nothing.
+    private static func staysOpen(_ headers: HTTPHeaders) -> Bool {
+        headers[canonicalForm: "connection"].allSatisfy { $0.lowercased() == "keep-alive" }
     }
 
     private func entry(for uri: String) -> StaticRoutes.Entry? {
