@@ -153,7 +153,11 @@ struct StaticRouteHandlerTests {
                 return answer
             },
         ]), metrics: ServerMetrics()))
-        let requests = [HTTPHeaders(), HTTPHeaders([("If-None-Match", "\"a\"")]), HTTPHeaders([("If-None-Match", "\"a\""), ("if-none-match", "\"b\"")])]
+        let requests = [
+            HTTPHeaders(),
+            HTTPHeaders([("If-None-Match", "\"a\"")]),
+            HTTPHeaders([("If-None-Match", "\"a\""), ("if-none-match", "\"b\"")]),
+        ]
         for headers in requests {
             try channel.writeInbound(Self.request(.GET, "/oauth2/jwks.json", headers))
             try channel.writeInbound(HTTPServerRequestPart.end(nil))

@@ -21,9 +21,12 @@ public enum TestCluster {
         return cluster.conninfo(database: name)
     }
 
-    /// A pool on a fresh database.
-    public static func freshPool(size: Int = 4) async throws -> ConnectionPool {
-        ConnectionPool(conninfo: try await freshDatabase(), size: size)
+    /// A pool on a fresh database. Its calls wait up to a minute, not production's 5 s: the
+    /// tests that use it are not about deadlines (those build their own pools), and the first
+    /// test phase starts some three hundred tests at once on two cores, where a suite's parallel
+    /// cases can queue for a connection longer than 5 s (a clean-clone CI run saw that).
+    public static func freshPool(size: Int = 4, timeout: Duration = .seconds(60)) async throws -> ConnectionPool {
+        ConnectionPool(conninfo: try await freshDatabase(), size: size, timeout: timeout)
     }
 
     /// Runs `body` with a new directory for a cluster the test starts itself (one it may stop or

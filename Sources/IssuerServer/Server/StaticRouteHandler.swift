@@ -14,10 +14,10 @@ import NIOHTTP1
 /// The answer is the one the router's handler gives (both come from `StaticAnswer` builders),
 /// with what the middleware adds (`X-Request-Id`) and the server adds (`Date`, `Server`), and it
 /// is counted in the same request metrics. Anything else passes on untouched: other paths and
-/// methods, HTTP/1.0, a request with a `Connection` option other than keep-alive, any request that arrives while an
-/// earlier one on the connection is still being answered by the router, so that answers keep
-/// their order (HTTP/1.1 pipelining), and any request while the client is not reading what it
-/// was sent, so that a client pipelining GETs it never reads cannot grow the server's memory.
+/// methods, HTTP/1.0, a `Connection` option other than keep-alive, any request that arrives
+/// while an earlier one on the connection is still being answered by the router, so that answers
+/// keep their order (HTTP/1.1 pipelining), and any request while the client is not reading what
+/// it was sent, so that a client pipelining GETs it never reads cannot grow the server's memory.
 final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
