@@ -4,8 +4,9 @@ import Glibc
 
 /// Blocking TCP sockets on 127.0.0.1, for the few test parties that must write bytes by hand:
 /// a client that trickles or malforms a request (`TrickleClient`), a remote that misbehaves
-/// (`ScriptedHTTPServer`), a database link that goes silent (`FreezableProxy`). Ordinary HTTP
-/// requests go through `TestHTTP` (AsyncHTTPClient) instead.
+/// (`ScriptedHTTPServer`), a database link that goes silent (`FreezableProxy`), requests in a
+/// set order on one connection (`RawHTTPAnswer`). Ordinary HTTP requests go through `TestHTTP`
+/// (AsyncHTTPClient) instead.
 public enum LoopbackSocket {
     /// A system call failed with `errno`.
     public struct Failure: Error {
