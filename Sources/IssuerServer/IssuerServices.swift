@@ -40,8 +40,11 @@ struct IssuerServices: Sendable {
         appleRevocations = AppleRevocationQueue(pool: dependencies.pool, vault: vault, api: appleAPI, clock: clock, events: metrics)
         appleCustody = AppleTokenCustody(
             pool: dependencies.pool, vault: vault, api: appleAPI, revocations: appleRevocations, clock: clock, events: metrics)
+        let sessionProof = SessionProof(
+            verifier: accessTokens, ring: ring, store: SessionProofStore(pool: dependencies.pool), revocation: sessions,
+            secret: dependencies.serverSecret, clock: clock, grace: configuration.refreshReuseGrace, events: metrics)
         accounts = AccountService(
-            verifier: accessTokens, ring: ring,
+            proof: sessionProof,
             deletion: AccountDeletion(pool: dependencies.pool, clock: clock, revocations: appleRevocations, events: metrics))
         // SPEC §3.10: the same verifier, and so the same cache of Apple's keys, as the exchange.
         appleNotifications = AppleNotifications(
@@ -62,7 +65,7 @@ struct IssuerServices: Sendable {
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
             secret: dependencies.serverSecret, responder: responder, clock: clock,
             refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshReuseGrace,
-            onReuse: { metrics.recordRefreshReuse() })
+            events: metrics)
         revocation = TokenRevocation(
             revocation: sessions, clients: configuration.clients, verifier: accessTokens, ring: ring, clock: clock)
         userInfo = UserInfoService(pool: dependencies.pool, verifier: accessTokens, ring: ring, clock: clock)

@@ -25,18 +25,38 @@ public struct Readiness: Sendable {
         self.checks = checks
     }
 
-    /// The names of the checks that fail; empty when ready.
-    func failing() async -> [String] {
-        await withTaskGroup(of: String?.self) { group in
-            for check in checks {
-                group.addTask { await check.isReady() ? nil : check.name }
-            }
-            var failing: [String] = []
-            for await name in group {
-                if let name { failing.append(name) }
-            }
-            return failing.sorted()
+    /// How long `/readyz` waits for its checks: under a second, so a probe with a 1-second timeout
+    /// always reads an answer (docs/reference.md, "Operations").
+    public static let deadline: Duration = .milliseconds(800)
+
+    /// The names of the checks that fail, or have not answered within `deadline`; empty when ready.
+    ///
+    /// The checks run as tasks of their own and are not awaited past the deadline: a query to a
+    /// silent database returns only at the pool's deadline (5 s) and ignores cancellation, so a
+    /// task group, which waits for every child, would make the probe as slow as the database.
+    func failing(within deadline: Duration = Self.deadline) async -> [String] {
+        guard !checks.isEmpty else { return [] }
+        let (answers, continuation) = AsyncStream.makeStream(of: (name: String, ready: Bool)?.self)
+        for check in checks {
+            Task { continuation.yield((check.name, await check.isReady())) }
         }
+        let timer = Task {
+            try? await Task.sleep(for: deadline)
+            continuation.yield(nil)
+        }
+        defer {
+            timer.cancel()
+            continuation.finish()
+        }
+        var ready: Set<String> = []
+        var answered = 0
+        for await answer in answers {
+            guard let answer else { break }
+            if answer.ready { ready.insert(answer.name) }
+            answered += 1
+            if answered == checks.count { break }
+        }
+        return checks.map(\.name).filter { !ready.contains($0) }.sorted()
     }
 }
 

@@ -12,4 +12,6 @@ extension ServerMetrics: AccountEvents {
     public func appleNotification(type: String) { recordAppleNotification(type: type) }
     /// `issuer_apple_revocation_queue_depth`.
     public func appleRevocationQueue(depth: Int) { recordAppleRevocationQueue(depth: depth) }
+    /// The refresh reuse counter, the same one the refresh grant's detections use.
+    public func refreshReuseDetected() { recordRefreshReuse() }
 }

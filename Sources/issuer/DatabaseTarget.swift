@@ -11,7 +11,7 @@ struct DatabaseTarget {
 
     static func open(_ configuration: Configuration, logger: Logger) async throws -> DatabaseTarget {
         if let url = configuration.databaseURL {
-            return DatabaseTarget(pool: ConnectionPool(conninfo: url, size: configuration.databasePoolSize, logger: logger), embedded: nil)
+            return DatabaseTarget(pool: ConnectionPool(conninfo: url.revealed, size: configuration.databasePoolSize, logger: logger), embedded: nil)
         }
         let directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             .appendingPathComponent(".data/postgres", isDirectory: true)

@@ -64,7 +64,7 @@ struct ConfigurationTests {
         #expect(configuration.port == 9000)
         #expect(configuration.appleClientIDs == ["com.example.app", "com.example.app.dev"])
         #expect(configuration.appleRequireNonce)
-        #expect(configuration.secret?.count == 32)
+        #expect(configuration.secret?.revealed.count == 32)
         #expect(configuration.trustedProxies.count == 2)
         #expect(configuration.rateLimit == nil)
         #expect(configuration.logLevel == .debug)
@@ -142,8 +142,8 @@ struct ConfigurationTests {
         let configuration = try Configuration(environment: [
             "ISSUER_SECRET_FILE": secretFile.path, "ISSUER_DATABASE_URL_FILE": databaseFile.path,
         ])
-        #expect(configuration.secret == Array(Data(base64Encoded: secret)!))
-        #expect(configuration.databaseURL == "postgresql://issuer@db.internal/issuer")
+        #expect(configuration.secret?.revealed == Array(Data(base64Encoded: secret)!))
+        #expect(configuration.databaseURL?.revealed == "postgresql://issuer@db.internal/issuer")
 
         // Only one newline goes: a second one is part of the value, and here makes it invalid.
         try Data((secret + "\n\n").utf8).write(to: secretFile)

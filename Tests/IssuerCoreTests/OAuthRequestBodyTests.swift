@@ -54,6 +54,9 @@ struct OAuthRequestBodyTests {
         #"{"a":"1","a":"2"}"#, #"{"a":"1","\u0061":"2"}"#, #"{"a":{"x":"1"},"a":"2"}"#,
         #"{"scope":["openid"]}"#, #"["a"]"#, #""a""#, "1", "null", "", "{", #"{"a":"1"} x"#, "{\"a\":\"\u{1}\"}",
         "{\"a\":\"1\"}\u{0}", #"{"a":"\ud800"}"#, String(repeating: "[", count: 100_000),
+        // Native sign-in: `name` members must be strings.
+        #"{"name":{"given_name":7}}"#, #"{"name":{"given_name":"Ada","family_name":true}}"#,
+        #"{"name":{"given_name":["Ada"]}}"#, #"{"name":{"given_name":{"x":"y"}}}"#,
     ])
     func jsonRefused(body: String) {
         #expect(Self.code(Array(body.utf8), json: true) == .invalidRequest)

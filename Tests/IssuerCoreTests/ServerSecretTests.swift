@@ -34,7 +34,7 @@ struct ServerSecretTests {
         let pool = try await TestCluster.freshPool(size: 1)
         try await Migrator(pool: pool).migrate(try IssuerMigrations.builtIn())
         let bytes = [UInt8](repeating: 7, count: 32)
-        let secret = try await ServerSecret.load(configured: bytes, pool: pool)
+        let secret = try await ServerSecret.load(configured: Secret(bytes), pool: pool)
         let expected = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: bytes), salt: Data("issuer server secret v1".utf8),
             info: Data("label".utf8), outputByteCount: 32)

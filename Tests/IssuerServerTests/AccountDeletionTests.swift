@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import IssuerCore
 @testable import IssuerServer
@@ -10,10 +11,33 @@ import TestSupport
 
 @Suite("DELETE /account and the Apple revocation queue (SPEC §3.8)", .timeLimit(.minutes(10)))
 struct AccountDeletionTests {
-    static func delete(_ client: some TestClientProtocol, _ token: String?) async throws -> TestResponse {
+    /// How the refresh token travels: both bodies an app may send.
+    enum Body: CaseIterable, Sendable { case form, json }
+
+    /// `DELETE /account` with the bearer `token` and, unless nil, `refreshToken` in a body.
+    static func delete(
+        _ client: some TestClientProtocol, _ token: String?, refreshToken: String?, body: Body = .form
+    ) async throws -> TestResponse {
         var headers: HTTPFields = [:]
         if let token { headers[.authorization] = "Bearer \(token)" }
-        return try await client.executeRequest(uri: "/account", method: .delete, headers: headers, body: nil)
+        guard let refreshToken else {
+            return try await client.executeRequest(uri: "/account", method: .delete, headers: headers, body: nil)
+        }
+        let bytes: Data
+        switch body {
+        case .form:
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            bytes = Data("refresh_token=\(refreshToken)".utf8)
+        case .json:
+            headers[.contentType] = "application/json"
+            bytes = try JSONSerialization.data(withJSONObject: ["refresh_token": refreshToken])
+        }
+        return try await client.executeRequest(uri: "/account", method: .delete, headers: headers, body: ByteBuffer(bytes: bytes))
+    }
+
+    /// `delete` with both proofs of the session `tokens` came from.
+    static func delete(_ client: some TestClientProtocol, session tokens: [String: Any], body: Body = .form) async throws -> TestResponse {
+        try await delete(client, tokens["access_token"] as? String, refreshToken: tokens["refresh_token"] as? String, body: body)
     }
 
     @Test("deletion: 204; the token stops working, refresh fails, Apple's token is revoked, other users untouched, nothing personal left, a new sign-in is a new user")
@@ -27,13 +51,13 @@ struct AccountDeletionTests {
                 let userID = try AppleTestRig.userID(rig.fixture, tokens)
                 let access = tokens["access_token"] as! String
 
-                let response = try await Self.delete(client, access)
+                let response = try await Self.delete(client, session: tokens)
                 #expect(response.status == .noContent)
                 #expect(rig.apple.revokedTokens == [appleToken])
 
                 #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .unauthorized)
                 #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
-                let again = try await Self.delete(client, access)
+                let again = try await Self.delete(client, session: tokens)
                 #expect(again.status == .unauthorized)
                 #expect(again.headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#)
 
@@ -66,20 +90,102 @@ struct AccountDeletionTests {
         try await withIssuer { fixture in
             try await fixture.test { client in
                 let tokens = try await RefreshGrantTests.signIn(client, fixture)
-                let none = try await Self.delete(client, nil)
+                let none = try await Self.delete(client, nil, refreshToken: tokens["refresh_token"] as? String)
                 #expect(none.status == .unauthorized)
                 #expect(none.headers[.wwwAuthenticate] == "Bearer")
                 for token in ["garbage", tokens["id_token"] as! String, tokens["refresh_token"] as! String] {
-                    let bad = try await Self.delete(client, token)
+                    let bad = try await Self.delete(client, token, refreshToken: tokens["refresh_token"] as? String)
                     #expect(bad.status == .unauthorized)
                     #expect(bad.json["error"] as? String == "invalid_token")
                 }
                 let revoked = try await RevocationEndpointTests.revoke(client, tokens["refresh_token"] as? String)
                 #expect(revoked.status == .ok)
-                #expect(try await Self.delete(client, tokens["access_token"] as? String).status == .unauthorized, "a revoked session's token deletes nothing")
+                let afterRevocation = try await Self.delete(client, session: tokens)
+                #expect(afterRevocation.status == .badRequest, "a revoked session's tokens delete nothing")
+                #expect(afterRevocation.json["error"] as? String == "invalid_grant")
             }
             #expect(try await fixture.count("users") == 1)
             #expect(try await fixture.count("account_deletions") == 0)
+        }
+    }
+
+    @Test("Two proofs: an access token alone (a hosted-flow token for web included) deletes nothing: 400 invalid_request", arguments: [false, true])
+    func accessTokenAlone(hosted: Bool) async throws {
+        try await HostedFlowTests.withFixture { fixture in
+            try await fixture.test { client in
+                let tokens = hosted
+                    ? try await HostedFlowTests.signIn(client, fixture, clientID: "clanboards-mobile", scope: "openid")
+                    : try await RefreshGrantTests.signIn(client, fixture)
+                let answer = try await Self.delete(client, tokens["access_token"] as? String, refreshToken: nil)
+                #expect(answer.status == .badRequest)
+                #expect(answer.json["error"] as? String == "invalid_request")
+                let empty = try await Self.delete(client, tokens["access_token"] as? String, refreshToken: "")
+                #expect(empty.json["error"] as? String == "invalid_request")
+                #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
+            }
+            #expect(try await fixture.count("users") == 1)
+            #expect(try await fixture.count("account_deletions") == 0)
+        }
+    }
+
+    @Test("Two proofs: the refresh token must be this session's: another session of the user, another user's, unknown or malformed: 400 invalid_grant, nothing deleted or revoked")
+    func refreshTokenOfAnotherSession() async throws {
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.one")
+                let sameUser = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.one")
+                let otherUser = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.two")
+                let access = tokens["access_token"] as? String
+                for refresh in [sameUser["refresh_token"] as? String, otherUser["refresh_token"] as? String, RefreshToken.generate().value, "short"] {
+                    let answer = try await Self.delete(client, access, refreshToken: refresh)
+                    #expect(answer.status == .badRequest)
+                    #expect(answer.json["error"] as? String == "invalid_grant")
+                }
+                for session in [tokens, sameUser, otherUser] {
+                    #expect(try await UserInfoEndpointTests.userinfo(client, session["access_token"] as? String).status == .ok)
+                }
+            }
+            #expect(try await fixture.count("users") == 2)
+            #expect(try await fixture.count("sessions WHERE revoked_at IS NOT NULL") == 0)
+            #expect(try await fixture.count("account_deletions") == 0)
+        }
+    }
+
+    @Test("Two proofs, checked as the refresh grant checks: a spent token inside the reuse grace is accepted (not rotated), after it is theft: session revoked, nothing deleted", arguments: Body.allCases)
+    func spentRefreshToken(body: Body) async throws {
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let first = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.spent")
+                let rotated = try await RefreshGrantTests.refresh(client, first["refresh_token"] as! String).json
+                let access = rotated["access_token"] as? String
+                // After the grace: theft.
+                fixture.clock.advance(by: 60)
+                let late = try await Self.delete(client, access, refreshToken: first["refresh_token"] as? String, body: body)
+                #expect(late.status == .badRequest)
+                #expect(late.json["error"] as? String == "invalid_grant")
+                #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .unauthorized, "the session is revoked")
+
+                let second = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.spent")
+                let next = try await RefreshGrantTests.refresh(client, second["refresh_token"] as! String).json
+                // Inside the grace: the spent token still proves the session (a lost answer's retry).
+                let inGrace = try await Self.delete(client, next["access_token"] as? String, refreshToken: second["refresh_token"] as? String, body: body)
+                #expect(inGrace.status == .noContent)
+            }
+            #expect(try await fixture.count("account_deletions") == 1)
+            #expect(try await fixture.count("users") == 0)
+        }
+    }
+
+    @Test("Two proofs: the current refresh token is not rotated by a refused deletion; it still refreshes")
+    func notRotated() async throws {
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let refused = try await Self.delete(client, "garbage", refreshToken: tokens["refresh_token"] as? String)
+                #expect(refused.status == .unauthorized)
+                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).status == .ok)
+            }
+            #expect(try await fixture.count("refresh_tokens WHERE spent_at IS NOT NULL") == 1)
         }
     }
 
@@ -91,8 +197,8 @@ struct AccountDeletionTests {
                 let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: "delete.later", code: code)
                 rig.apple.mode = .hanging
                 let started = ContinuousClock.now
-                let access = tokens["access_token"] as? String
-                let answer = await WithinBound.result(seconds: 45) { try await Self.delete(client, access).status }
+                let (access, refresh) = (tokens["access_token"] as? String, tokens["refresh_token"] as? String)
+                let answer = await WithinBound.result(seconds: 45) { try await Self.delete(client, access, refreshToken: refresh).status }
                 #expect(try answer?.get() == .noContent)
                 // SPEC: about 2 s. Bounded generously for a loaded machine: what matters is that
                 // the answer did not wait out Apple's 60 s hang.
@@ -128,7 +234,7 @@ struct AccountDeletionTests {
             try await AppleTestRig.test(rig.fixture) { client in
                 let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: "delete.dead", code: code)
                 _ = rig.apple.state.withLock { $0.liveTokens.remove(appleToken) }
-                #expect(try await Self.delete(client, tokens["access_token"] as? String).status == .noContent)
+                #expect(try await Self.delete(client, session: tokens).status == .noContent)
                 #expect(try await rig.fixture.count("apple_revocations WHERE outcome = 'already_invalid' AND sealed IS NULL") == 1)
                 rig.fixture.clock.advance(by: 3 * 24 * 3600)
                 // Days later, past any backoff: a worker pass finds nothing to send.

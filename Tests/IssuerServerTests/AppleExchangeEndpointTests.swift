@@ -56,6 +56,23 @@ struct AppleExchangeEndpointTests {
         }
     }
 
+    @Test("Native sign-in: name members must be strings; {\"given_name\": 7} is 400 invalid_request and signs nobody in", arguments: [
+        ["given_name": 7] as [String: any Sendable], ["given_name": "Ada", "family_name": false], ["family_name": ["Lovelace"]],
+    ])
+    func nameMembersMustBeStrings(name: [String: any Sendable]) async throws {
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let response = try await client.postJSON("/auth/apple/exchange", [
+                    "id_token": try fixture.apple.identityToken(), "name": name,
+                ])
+                #expect(response.status == .badRequest)
+                #expect(response.json["error"] as? String == "invalid_request")
+            }
+            #expect(try await fixture.count("users") == 0)
+            #expect(try await fixture.count("sessions") == 0)
+        }
+    }
+
     @Test("form bodies work; the same Apple sub maps to the same user; a later sign-in keeps the name")
     func formAndStableUser() async throws {
         try await withIssuer { fixture in

@@ -146,6 +146,44 @@ struct AppleNotificationsTests {
         }
     }
 
+    @Test("Replay (Apple notifications: iat at most 7 days old): a payload issued 400 days ago, with no exp, is refused and changes nothing")
+    func oldPayloadRefused() async throws {
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.replay")
+                let issued = fixture.clock.now.addingTimeInterval(-400 * 24 * 3600)
+                let payload = try Self.notification(
+                    fixture, type: "consent-revoked", sub: "notify.replay", eventTime: issued,
+                    claims: ["iat": Int(issued.timeIntervalSince1970)])
+                let answer = try await Self.post(client, payload)
+                #expect(answer.status == .badRequest)
+                #expect(answer.json["error"] as? String == "invalid_request")
+                #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
+            }
+            #expect(try await fixture.count("apple_notifications") == 0)
+            #expect(try await fixture.count("sessions WHERE revoked_at IS NOT NULL") == 0)
+        }
+    }
+
+    @Test("Replay (Apple notifications: iat at most 7 days old): a payload 6 days old still applies once; its event_time cannot reach past its iat")
+    func eventTimeBoundedByIssue() async throws {
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let issued = fixture.clock.now.addingTimeInterval(-6 * 24 * 3600)
+                // event_time claims a moment after now: read as iat, so a session begun after the
+                // payload was issued survives it.
+                let payload = try Self.notification(
+                    fixture, type: "consent-revoked", sub: "notify.later", eventTime: fixture.clock.now.addingTimeInterval(3600),
+                    claims: ["iat": Int(issued.timeIntervalSince1970)])
+                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.later")
+                #expect(try await Self.post(client, payload).status == .ok)
+                #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
+            }
+            #expect(try await fixture.count("apple_notifications") == 1)
+            #expect(try await fixture.count("sessions WHERE revoked_at IS NOT NULL") == 0)
+        }
+    }
+
     @Test("a duplicate jti is applied once; an unknown sub or type answers 200 and changes nothing")
     func idempotent() async throws {
         try await withIssuer { fixture in

@@ -59,6 +59,25 @@ struct HostedFlowTests {
         return (state, idToken)
     }
 
+    /// The whole hosted flow for `clientID` and `scope`: authorize, Apple's form post, the code
+    /// redeemed; answers the token response.
+    static func signIn(
+        _ client: any TestClientProtocol, _ fixture: IssuerTestFixture, clientID: String, scope: String
+    ) async throws -> [String: Any] {
+        let authorize = try await client.get(authorizeQuery(["client_id": clientID, "scope": scope]))
+        let apple = query(authorize.headers[.location])
+        let idToken = try fixture.apple.identityToken(
+            subject: "001.hosted.\(UUID().uuidString.prefix(6))", audience: servicesID, overrides: ["nonce": try #require(apple["nonce"])])
+        let back = try await callback(client, [("state", try #require(apple["state"])), ("id_token", idToken)])
+        let code = try #require(query(back.headers[.location])["code"])
+        let tokens = try await client.postForm("/oauth2/token", [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
+            ("client_id", clientID), ("code_verifier", verifier),
+        ])
+        #expect(tokens.status == .ok)
+        return tokens.json
+    }
+
     static func callback(_ client: any TestClientProtocol, _ fields: [(String, String)]) async throws -> TestResponse {
         try await client.postForm("/auth/apple/callback", fields)
     }

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import IssuerCore
-import IssuerServer
+@testable import IssuerServer
 import Postgres
 import Testing
 import TestSupport
@@ -43,5 +43,38 @@ struct SilentDatabaseEndpointTests {
             }
             await pool.close()
         }
+    }
+
+    @Test("Operations, /readyz within 1 s: a silent database makes /readyz 503 well before the pool's own deadline")
+    func readinessDoesNotWaitOnTheDatabase() async throws {
+        try await withIssuer { fixture in
+            let (proxy, conninfo) = try FreezableProxy.inFront(of: fixture.conninfo)
+            defer { proxy.stop() }
+            // A pool deadline far longer than the probe's: an answer in under 4 s can only come
+            // from /readyz's own deadline.
+            let pool = ConnectionPool(conninfo: conninfo, size: 2, timeout: .seconds(20))
+            var dependencies = fixture.dependencies
+            dependencies.pool = pool
+            let app = buildApplication(dependencies)
+            try await app.test(.router) { client in
+                let before = try await client.get("/readyz")
+                #expect(before.status == .ok)
+                proxy.freeze()
+                let readiness = await WithinBound.result(seconds: 4) { try await client.get("/readyz").status.code }
+                #expect(try readiness?.get() == 503, "no answer within 4 s, or not 503")
+                proxy.thaw()
+            }
+            await pool.close()
+        }
+    }
+
+    @Test("Operations, /readyz within 1 s: a check that never answers counts as failing at the deadline")
+    func hangingCheckFailsAtTheDeadline() async throws {
+        let readiness = Readiness(checks: [
+            Readiness.Check(name: "hangs") { (try? await Task.sleep(for: .seconds(60))) != nil },
+            Readiness.Check(name: "fine") { true },
+        ])
+        let failing = await WithinBound.result(seconds: 10) { await readiness.failing(within: .milliseconds(200)) }
+        #expect(try failing?.get() == ["hangs"])
     }
 }

@@ -24,9 +24,26 @@ struct TextLogHandlerTests {
         #expect(line.hasSuffix("\n"))
         #expect(!line.dropLast().contains("\n"))
         #expect(!line.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
-        #expect(line.contains(#"user_agent=App/1\u{A}2026-11-23T00:00:00Z critical issuer: forged line"#))
-        #expect(line.contains(#"name=\u{1B}]0;owned\u{7}"#))
+        #expect(line.contains(#"user_agent="App/1\u{A}2026-11-23T00:00:00Z critical issuer: forged line""#))
+        #expect(line.contains(#"name="\u{1B}]0;owned\u{7}""#))
         #expect(line.contains(" info issuer.test: request refused "))
         #expect(line.contains("hb.request.id=abc123"))
+    }
+
+    @Test("Logs, logfmt: a value with spaces, = or quotes cannot forge a field; it is one quoted value", arguments: [
+        ("x client_id=admin sid=0000 level=critical", #"reason="x client_id=admin sid=0000 level=critical""#),
+        (#"say "hi" \ bye"#, #"reason="say \"hi\" \\ bye""#),
+        ("", #"reason="""#),
+        ("caf\u{E9}", "reason=\"caf\u{E9}\""),
+        ("invalid_grant", "reason=invalid_grant"),
+    ])
+    func quotesValues(value: String, expected: String) throws {
+        let lines = Mutex<[String]>([])
+        let logger = Logger(label: "issuer.test") { label in
+            TextLogHandler(label: label) { line in lines.withLock { $0.append(line) } }
+        }
+        logger.info("hosted sign-in refused", metadata: ["reason": "\(value)", "client_id": "web"])
+        let line = try #require(lines.withLock { $0 }.first)
+        #expect(line.hasSuffix(" client_id=web \(expected)\n"), "\(line)")
     }
 }

@@ -13,6 +13,8 @@ public protocol AccountEvents: Sendable {
     func appleNotification(type: String)
     /// How many Apple revocations wait in the queue.
     func appleRevocationQueue(depth: Int)
+    /// A spent refresh token came back after the reuse grace, and its session was revoked.
+    func refreshReuseDetected()
 }
 
 /// Counts nothing: for tools and tests that do not expose metrics.
@@ -29,4 +31,6 @@ public struct UncountedAccountEvents: AccountEvents {
     public func appleNotification(type: String) {}
     /// Not published.
     public func appleRevocationQueue(depth: Int) {}
+    /// Not counted.
+    public func refreshReuseDetected() {}
 }

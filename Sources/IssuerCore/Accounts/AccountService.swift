@@ -1,28 +1,27 @@
 import Foundation
 import Logging
 
-/// SPEC §3.8 `DELETE /account`: the bearer access token is checked as `/userinfo` checks it
-/// (SPEC §3.6), then its user is deleted, on the condition, checked inside the deletion's
-/// transaction, that the token's session is still live.
+/// `DELETE /account` (docs/reference.md, "Account deletion"): the two proofs of one session
+/// (`SessionProof`), then the user is deleted, on the condition, checked inside the deletion's
+/// transaction, that the session is still live.
 public struct AccountService: Sendable {
-    private let verifier: AccessTokenVerifier
-    private let ring: @Sendable () -> KeyRing
+    private let proof: SessionProof
     private let deletion: AccountDeletion
 
-    /// - Parameter ring: the current key ring, against which access tokens are verified.
-    public init(verifier: AccessTokenVerifier, ring: @escaping @Sendable () -> KeyRing, deletion: AccountDeletion) {
-        self.verifier = verifier
-        self.ring = ring
+    /// - Parameter proof: the verification step every account-changing request goes through.
+    public init(proof: SessionProof, deletion: AccountDeletion) {
+        self.proof = proof
         self.deletion = deletion
     }
 
-    /// Deletes the token's user; `invalid_token` for any token or session problem (RFC 6750 §3.1).
-    public func deleteAccount(accessToken: String, logger: Logger) async throws(OAuthError) {
-        let bearer = try verifier.bearer(accessToken, ring: ring())
-        let (userID, sessionID) = (bearer.userID, bearer.sessionID)
+    /// Deletes the user both proofs name. `invalid_token` for the access token (RFC 6750 §3.1),
+    /// `invalid_request` without a refresh token, `invalid_grant` for one that fails; nothing is
+    /// deleted in any of those cases.
+    public func deleteAccount(accessToken: String, refreshToken: String?, logger: Logger) async throws(OAuthError) {
+        let proven = try await proof.prove(accessToken: accessToken, refreshToken: refreshToken, logger: logger)
         let outcome: AccountDeletion.Outcome?
         do {
-            outcome = try await deletion.delete(userID: userID, sessionID: sessionID, reason: .userRequest, logger: logger)
+            outcome = try await deletion.delete(userID: proven.userID, sessionID: proven.sessionID, reason: .userRequest, logger: logger)
         } catch {
             throw .storage(error)
         }

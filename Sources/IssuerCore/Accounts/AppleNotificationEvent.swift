@@ -44,13 +44,18 @@ struct AppleNotificationEvent: Sendable, Equatable {
     var kind: Kind
     /// Apple's user id: the `sub` of its identity tokens.
     var subject: String
-    /// When it happened, as Apple says (`event_time`, milliseconds); `iat` when absent.
+    /// When it happened, as Apple says (`event_time`, milliseconds), never later than `iat`; `iat` when absent.
     var time: Date
     /// Idempotency key: the JWT's `jti`, or a digest of the payload when Apple sends none.
     var jti: String
 
-    /// Checks the claims (SPEC §3.10: `iss`, `aud` one of `audiences`, `iat` not in the future,
-    /// `exp` when present not passed, with `leeway`) and reads the event.
+    /// How old a payload may be. `jti`s are remembered far longer than this (see
+    /// `AppleNotifications.retention`), so a captured payload is refused by its age before its
+    /// `jti` could be forgotten and it could apply twice.
+    static let maximumAge: TimeInterval = 7 * 24 * 3600
+
+    /// Checks the claims (SPEC §3.10: `iss`, `aud` one of `audiences`, `iat` not in the future and
+    /// at most `maximumAge` old, `exp` when present not passed, with `leeway`) and reads the event.
     init(payload: Data, issuer: String, audiences: Set<String>, now: Date, leeway: TimeInterval) throws {
         guard let claims = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else {
             throw Invalid(description: "claims are not a JSON object")
@@ -60,6 +65,7 @@ struct AppleNotificationEvent: Sendable, Equatable {
         guard audience.contains(where: audiences.contains) else { throw Invalid(description: "wrong aud") }
         guard let iat = Self.number(claims["iat"]) else { throw Invalid(description: "no iat") }
         guard iat - leeway <= now.timeIntervalSince1970 else { throw Invalid(description: "iat in the future") }
+        guard now.timeIntervalSince1970 - iat <= Self.maximumAge else { throw Invalid(description: "iat older than 7 days") }
         if claims["exp"] != nil {
             guard let exp = Self.number(claims["exp"]), exp + leeway > now.timeIntervalSince1970 else {
                 throw Invalid(description: "expired")
@@ -76,7 +82,10 @@ struct AppleNotificationEvent: Sendable, Equatable {
         }
         kind = Kind(type)
         self.subject = subject
-        time = Self.number(events["event_time"]).map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date(timeIntervalSince1970: iat)
+        // An event cannot have happened after Apple signed it: a later `event_time` is read as `iat`,
+        // so a payload cannot reach sessions that begin after it was issued.
+        let issued = Date(timeIntervalSince1970: iat)
+        time = Self.number(events["event_time"]).map { min(Date(timeIntervalSince1970: $0 / 1000), issued) } ?? issued
         if let jti = claims["jti"] as? String, !jti.isEmpty, jti.utf8.count <= 256 {
             self.jti = jti
         } else {

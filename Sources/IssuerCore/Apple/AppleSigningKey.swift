@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Kept as raw bytes, rebuilt into a swift-crypto key to sign: its key types are not `Sendable`
 /// on every platform. Its description never shows the key.
-public struct AppleSigningKey: Sendable, Equatable, CustomStringConvertible {
+public struct AppleSigningKey: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     private let raw: [UInt8]
 
     /// Reads and parses the `.p8`; nil when the file cannot be read or is not a P-256 private key.
@@ -30,4 +30,6 @@ public struct AppleSigningKey: Sendable, Equatable, CustomStringConvertible {
 
     /// Never the key itself.
     public var description: String { "<Apple private key>" }
+    /// `dump` and a containing value's reflection see no key material either.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

@@ -21,7 +21,7 @@ extension Configuration {
             "ISSUER_OPS_PORT": operationsPort.map(String.init),
             "ISSUER_LOG_LEVEL": logLevel.rawValue,
             "ISSUER_LOG_FORMAT": logFormat.rawValue,
-            "ISSUER_DATABASE_URL": databaseURL,
+            "ISSUER_DATABASE_URL": databaseURL?.revealed,
             "ISSUER_DATABASE_POOL_SIZE": String(databasePoolSize),
             "ISSUER_MIGRATIONS_DIR": migrationsDirectory?.path,
             "ISSUER_KEYS_DIR": keysDirectory.standardizedFileURL.path,

@@ -16,8 +16,8 @@ public struct Configuration: Sendable {
     /// ISSUER_OPS_PORT: the management listener's port; nil serves the operations endpoints on
     /// the main listener (SPEC §3.9).
     public var operationsPort: Int?
-    /// A libpq connection URI; nil selects the embedded default (SPEC §8).
-    public var databaseURL: String?
+    /// A libpq connection URI, which may hold a password; nil selects the embedded default (SPEC §8).
+    public var databaseURL: Secret<String>?
     /// ISSUER_DATABASE_POOL_SIZE: connections per process.
     public var databasePoolSize: Int
     /// ISSUER_KEYS_DIR: the signing key ring (SPEC §5).
@@ -52,7 +52,7 @@ public struct Configuration: Sendable {
     /// ISSUER_REFRESH_REUSE_GRACE (whole seconds): how long a rotated refresh token is still honoured as a retry (SPEC §4.3).
     public var refreshReuseGrace: Duration
     /// The decoded `ISSUER_SECRET`; nil: generated once and kept in the database.
-    public var secret: [UInt8]?
+    public var secret: Secret<[UInt8]>?
     /// Overrides the migrations built into the binary.
     public var migrationsDirectory: URL?
     /// ISSUER_TRUSTED_PROXIES: peers whose `X-Forwarded-For` is believed for the client IP.
@@ -107,8 +107,8 @@ public struct Configuration: Sendable {
         if operationsPort == port, operationsHost == host {
             throw reader.invalid("ISSUER_OPS_PORT", "must differ from ISSUER_PORT (the management listener is a second listener)")
         }
-        databaseURL = reader.string("ISSUER_DATABASE_URL")
-        if let databaseURL, let problem = ConnectionString.problem(in: databaseURL) {
+        databaseURL = reader.string("ISSUER_DATABASE_URL").map(Secret.init)
+        if let databaseURL, let problem = ConnectionString.problem(in: databaseURL.revealed) {
             throw reader.invalid("ISSUER_DATABASE_URL", "is not a valid libpq connection URI: \(problem)")
         }
         databasePoolSize = try reader.positiveInt("ISSUER_DATABASE_POOL_SIZE", default: 8, max: 1000)
@@ -139,7 +139,7 @@ public struct Configuration: Sendable {
             guard let bytes = Data(base64Encoded: text), bytes.count >= 32 else {
                 throw reader.invalid("ISSUER_SECRET", "must be base64 of at least 32 bytes (e.g. `openssl rand -base64 32`)")
             }
-            secret = Array(bytes)
+            secret = Secret(Array(bytes))
         } else {
             secret = nil
         }

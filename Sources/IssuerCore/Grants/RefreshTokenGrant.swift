@@ -34,15 +34,15 @@ public struct RefreshTokenGrant: Sendable {
     private let clock: any WallClock
     private let refreshTokenTTL: Duration
     private let grace: Duration
-    private let onReuse: @Sendable () -> Void
+    private let events: any AccountEvents
 
     /// - Parameters:
     ///   - secret: the server secret; successors are derived under its `refresh-token-successor` subkey.
-    ///   - onReuse: told of every detected reuse (for metrics).
+    ///   - events: told of every detected reuse (for metrics).
     public init(
         store: RefreshRotationStore, revocation: SessionRevocation, clients: ClientRegistry, secret: ServerSecret,
         responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Duration, grace: Duration,
-        onReuse: @escaping @Sendable () -> Void = {}
+        events: any AccountEvents = UncountedAccountEvents()
     ) {
         self.store = store
         self.revocation = revocation
@@ -52,7 +52,7 @@ public struct RefreshTokenGrant: Sendable {
         self.clock = clock
         self.refreshTokenTTL = refreshTokenTTL
         self.grace = grace
-        self.onReuse = onReuse
+        self.events = events
     }
 
     /// - Parameter logger: the request's logger, so every line carries its request id.
@@ -80,7 +80,7 @@ public struct RefreshTokenGrant: Sendable {
             logger.info("refresh retried within the grace window", metadata: ["sid": "\(record.sessionID)"])
             return try answer(record, client: client, requestedScopes: requestedScopes, successor: successor)
         case .reuse(let record):
-            onReuse()
+            events.refreshReuseDetected()
             logger.warning("refresh token reuse detected; session revoked", metadata: [
                 "sid": "\(record.sessionID)", "sub": "\(record.user.subject)", "generation": "\(record.generation)",
             ])

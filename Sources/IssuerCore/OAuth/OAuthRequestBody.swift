@@ -11,7 +11,7 @@ import Foundation
 public struct OAuthRequestBody: Sendable, Equatable {
     /// Parameters with a string value (a JSON number or boolean as its text).
     public var values: [String: String]
-    /// JSON members that are objects (the exchange's `name`), their string members kept.
+    /// JSON members that are objects (the exchange's `name`), whose members must be strings (or null, absent).
     public var objects: [String: [String: String]]
 
     /// Parameters as they would be parsed.
@@ -62,7 +62,17 @@ public struct OAuthRequestBody: Sendable, Equatable {
             case let string as String:
                 values[name] = string
             case let nested as [String: Any]:
-                objects[name] = nested.compactMapValues { $0 as? String }
+                // The only object of ours (the exchange's `name`) is an object of strings: a member
+                // of another type is a client's mistake to report, not to drop silently.
+                var members: [String: String] = [:]
+                for (member, memberValue) in nested {
+                    switch memberValue {
+                    case let string as String: members[member] = string
+                    case is NSNull: continue
+                    default: throw .invalidRequest("The \(member) member of \(name) must be a string.")
+                    }
+                }
+                objects[name] = members
             case is NSNull:
                 continue
             default:

@@ -5,9 +5,13 @@ import Postgres
 /// The server secret of SPEC §2, from which purpose-bound keys are derived with HKDF
 /// (RFC 5869), one label per purpose, so that a key leaked from one use reveals nothing of
 /// another.
-public struct ServerSecret: Sendable {
+public struct ServerSecret: Sendable, CustomStringConvertible, CustomReflectable {
     // Bytes, not a `SymmetricKey`: swift-crypto's key type is not `Sendable` on Linux.
     private let material: [UInt8]
+
+    /// Never printed, however a containing value is (docs/reference.md, "Logs").
+    public var description: String { "<redacted>" }
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 
     /// A secret from raw bytes (at least 32).
     public init(bytes: [UInt8]) {
@@ -27,8 +31,8 @@ public struct ServerSecret: Sendable {
     /// The configured secret, or the one kept in the database, created there by whichever
     /// process asks first. Concurrent first starts agree: the insert is conditional and the
     /// loser reads the winner's row.
-    public static func load(configured: [UInt8]?, pool: ConnectionPool) async throws -> ServerSecret {
-        if let configured { return ServerSecret(bytes: configured) }
+    public static func load(configured: Secret<[UInt8]>?, pool: ConnectionPool) async throws -> ServerSecret {
+        if let configured { return ServerSecret(bytes: configured.revealed) }
         let candidate = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
         let stored: [UInt8] = try await pool.withConnection { connection in
             for _ in 0..<3 {

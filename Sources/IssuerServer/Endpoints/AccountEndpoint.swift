@@ -2,9 +2,11 @@ import HTTPTypes
 import Hummingbird
 import IssuerCore
 
-/// SPEC §3.8, `DELETE /account`: the bearer's account is deleted, then `204`. Credentials as
-/// `/userinfo` takes them (RFC 6750): none answers a bare `401` challenge, a bad token
-/// `invalid_token`. The answer waits on Apple for about 2 seconds at most.
+/// `DELETE /account` (docs/reference.md, "Account deletion"): the two proofs of one session —
+/// the bearer access token as `/userinfo` takes it (RFC 6750: none answers a bare `401`
+/// challenge, a bad one `invalid_token`) and the session's `refresh_token` in a form or JSON
+/// body — then the account is deleted and `204` answered. The answer waits on Apple for about
+/// 2 seconds at most.
 struct AccountEndpoint {
     let accounts: AccountService
 
@@ -13,7 +15,10 @@ struct AccountEndpoint {
             guard let token = UserInfoEndpoint.bearerToken(request.headers[.authorization]) else {
                 return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .cacheControl: "no-store"])
             }
-            try await accounts.deleteAccount(accessToken: token, logger: context.logger)
+            // No body at all is a missing refresh token, reported as such once the bearer is checked.
+            let refreshToken = request.headers[.contentType] == nil
+                ? nil : try await OAuthParameters.parse(request).optional("refresh_token")
+            try await accounts.deleteAccount(accessToken: token, refreshToken: refreshToken, logger: context.logger)
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
     }

@@ -2,11 +2,14 @@ import Foundation
 import IssuerCore
 import Logging
 
-/// `ISSUER_LOG_FORMAT=text`: one line per event, `timestamp level label: message key=value …`.
+/// `ISSUER_LOG_FORMAT=text`: one line per event, `timestamp level label: message key=value …`,
+/// the values in logfmt.
 ///
-/// SPEC §7: metadata often carries what a client sent (a user agent, a name, a parameter), so the
-/// message and every value are written with control characters escaped: a value holding a
-/// newline cannot start a forged line, and an escape sequence cannot drive the reader's terminal.
+/// Metadata often carries what a client sent (a user agent, a name, Apple's `error` field), so
+/// no value may forge anything (docs/reference.md, "Logs"): control characters are escaped, so a
+/// newline cannot start a forged line and an escape sequence cannot drive the reader's terminal;
+/// and a value that is not plain printable ASCII without spaces, quotes, `=` or `\` is quoted,
+/// with `"` and `\` escaped inside, so `x client_id=admin level=critical` stays one value.
 /// (swift-log's `StreamLogHandler` writes values verbatim.)
 public struct TextLogHandler: LineLogHandler {
     /// swift-log `LogHandler`: metadata on every line; a line's own metadata wins a conflict.
@@ -28,19 +31,39 @@ public struct TextLogHandler: LineLogHandler {
         var line = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date())
         line += " \(event.level.rawValue) \(label): \(event.message.description.escapingControlCharacters)"
         for key in merged.keys.sorted() {
-            line += " \(key.escapingControlCharacters)=\(Self.text(merged[key]!))"
+            line += " \(Self.key(key))=\(Self.quoted(Self.text(merged[key]!)))"
         }
         write(line + "\n")
     }
 
+    /// The value as text, unescaped: quoting escapes it once, whole.
     private static func text(_ value: Logger.Metadata.Value) -> String {
         switch value {
-        case .string(let string): return string.escapingControlCharacters
-        case .stringConvertible(let convertible): return convertible.description.escapingControlCharacters
+        case .string(let string): return string
+        case .stringConvertible(let convertible): return convertible.description
         case .array(let array): return "[" + array.map(text).joined(separator: ", ") + "]"
         case .dictionary(let dictionary):
-            return "[" + dictionary.keys.sorted().map { "\($0.escapingControlCharacters): \(text(dictionary[$0]!))" }
-                .joined(separator: ", ") + "]"
+            return "[" + dictionary.keys.sorted().map { "\($0): \(text(dictionary[$0]!))" }.joined(separator: ", ") + "]"
         }
+    }
+
+    /// Whether `text` can be written bare: printable ASCII with no space, `"`, `=` or `\`.
+    static func isBare(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            (0x21...0x7E).contains(scalar.value) && scalar != "\"" && scalar != "=" && scalar != "\\"
+        }
+    }
+
+    /// A logfmt value: bare when safe, else quoted with `\` and `"` escaped, then control
+    /// characters escaped as `\u{XX}`.
+    static func quoted(_ text: String) -> String {
+        guard !isBare(text) else { return text }
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"" + escaped.escapingControlCharacters + "\""
+    }
+
+    /// A key is ours, but is kept to logfmt's key characters all the same.
+    private static func key(_ key: String) -> String {
+        isBare(key) ? key : String(key.unicodeScalars.map { isBare(String($0)) ? Character($0) : "_" })
     }
 }

@@ -1,0 +1,86 @@
+import Crypto
+import Foundation
+import Logging
+
+/// The one verification step of every account-changing request (docs/reference.md, "Two proofs
+/// of one session"): the bearer access token (RFC 6750) **and** that session's refresh token.
+/// Access tokens travel to every backend and into their logs; refresh tokens stay in the app, so
+/// an access token alone never deletes an account or changes its sign-in methods.
+///
+/// Steps: bearer → refresh token present and well formed → one read → `SessionProofVerdict` →
+/// on theft, revoke the session. The refresh token is not rotated. Whether the session is still
+/// live when the change is written is the change's own statement to decide (a revocation may land
+/// between this read and that write).
+public struct SessionProof: Sendable {
+    /// Who both proofs name.
+    public struct Proven: Sendable, Equatable {
+        /// `sub`, as our user id.
+        public var userID: UUID
+        /// `sid`: the session both proofs belong to.
+        public var sessionID: UUID
+    }
+
+    private let verifier: AccessTokenVerifier
+    private let ring: @Sendable () -> KeyRing
+    private let store: any SessionProofReading
+    private let revocation: SessionRevocation
+    private let successorKey: [UInt8]
+    private let clock: any WallClock
+    private let grace: Duration
+    private let events: any AccountEvents
+
+    /// - Parameters:
+    ///   - secret: the server secret, whose `refresh-token-successor` subkey the refresh grant derives successors under.
+    ///   - grace: `ISSUER_REFRESH_REUSE_GRACE`, as the refresh grant applies it.
+    public init(
+        verifier: AccessTokenVerifier, ring: @escaping @Sendable () -> KeyRing, store: any SessionProofReading,
+        revocation: SessionRevocation, secret: ServerSecret, clock: any WallClock, grace: Duration, events: any AccountEvents
+    ) {
+        self.verifier = verifier
+        self.ring = ring
+        self.store = store
+        self.revocation = revocation
+        self.successorKey = secret.key(for: "refresh-token-successor").withUnsafeBytes { Array($0) }
+        self.clock = clock
+        self.grace = grace
+        self.events = events
+    }
+
+    /// Both proofs, or the error to answer: `invalid_token` (401) for the access token,
+    /// `invalid_request` without a refresh token, `invalid_grant` for one that fails.
+    public func prove(accessToken: String, refreshToken: String?, logger: Logger) async throws(OAuthError) -> Proven {
+        let bearer = try verifier.bearer(accessToken, ring: ring())
+        guard let refreshToken, !refreshToken.isEmpty else {
+            throw .invalidRequest("The refresh_token parameter is required: this request needs the session's refresh token as well as its access token.")
+        }
+        guard RefreshToken.isWellFormed(refreshToken) else {
+            throw .invalidGrant("The refresh token is invalid.", debug: "malformed refresh token")
+        }
+        let presented = RefreshToken(value: refreshToken)
+        let now = clock.now
+        let record: SessionProofRecord?
+        do {
+            record = try await store.proofRecord(tokenHash: presented.hash, now: now)
+        } catch {
+            throw .storage(error)
+        }
+        let successor = presented.successor(key: SymmetricKey(data: successorKey))
+        switch SessionProofVerdict.decide(
+            record: record, bearerSession: bearer.sessionID, successorHash: successor.hash, now: now, grace: grace)
+        {
+        case .proven:
+            return Proven(userID: bearer.userID, sessionID: bearer.sessionID)
+        case .reuse(let sessionID):
+            events.refreshReuseDetected()
+            logger.warning("refresh token reuse detected; session revoked", metadata: ["sid": "\(sessionID)", "sub": "\(bearer.userID)"])
+            do {
+                try await revocation.revoke(sessionID: sessionID, reason: "refresh token reuse", at: now)
+            } catch {
+                throw .storage(error)
+            }
+            throw .invalidGrant("The refresh token is invalid.", debug: "reuse of a spent refresh token")
+        case .refused(let reason):
+            throw .invalidGrant("The refresh token is invalid.", debug: reason)
+        }
+    }
+}

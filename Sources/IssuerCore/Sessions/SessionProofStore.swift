@@ -1,0 +1,67 @@
+import Foundation
+import Postgres
+
+/// What the two-proofs step reads about a presented refresh token (docs/reference.md, "Two
+/// proofs of one session"): one statement, no writes. The token is looked at, never rotated.
+public protocol SessionProofReading: Sendable {
+    /// The token's session and state, as of `now`; nil when no token has that hash.
+    func proofRecord(tokenHash: [UInt8], now: Date) async throws -> SessionProofRecord?
+}
+
+/// A presented refresh token as stored, with the verdict of the rules the database decides.
+public struct SessionProofRecord: Sendable, Equatable {
+    /// The state of the token and its session, first broken rule first (the refresh grant's order).
+    public enum State: String, Sendable, Equatable {
+        case revoked
+        case sessionExpired = "session_expired"
+        case spent
+        case expired
+        case current
+    }
+
+    public var state: State
+    public var sessionID: UUID
+    public var spentAt: Date?
+    public var successorHash: [UInt8]?
+
+    public init(state: State, sessionID: UUID, spentAt: Date? = nil, successorHash: [UInt8]? = nil) {
+        self.state = state
+        self.sessionID = sessionID
+        self.spentAt = spentAt
+        self.successorHash = successorHash
+    }
+}
+
+/// `SessionProofReading` over PostgreSQL.
+public struct SessionProofStore: SessionProofReading {
+    private let pool: ConnectionPool
+
+    /// Every statement runs on `pool`.
+    public init(pool: ConnectionPool) {
+        self.pool = pool
+    }
+
+    static let statement = """
+        SELECT r.session_id, r.spent_at, r.successor_hash,
+               CASE
+                   WHEN s.revoked_at IS NOT NULL THEN 'revoked'
+                   WHEN s.expires_at <= $2 THEN 'session_expired'
+                   WHEN r.spent_at IS NOT NULL THEN 'spent'
+                   WHEN r.expires_at <= $2 THEN 'expired'
+                   ELSE 'current'
+               END AS state
+        FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id
+        WHERE r.token_hash = $1
+        """
+
+    public func proofRecord(tokenHash: [UInt8], now: Date) async throws -> SessionProofRecord? {
+        guard let row = try await pool.query(Self.statement, [tokenHash, now]).single else { return nil }
+        let stateText: String = try row.decode(column: "state")
+        guard let state = SessionProofRecord.State(rawValue: stateText) else {
+            throw PostgresError.decoding("unknown session proof state '\(stateText)'")
+        }
+        return SessionProofRecord(
+            state: state, sessionID: try row.decode(column: "session_id"), spentAt: try row.decodeIfPresent(column: "spent_at"),
+            successorHash: try row.decodeIfPresent(column: "successor_hash"))
+    }
+}
