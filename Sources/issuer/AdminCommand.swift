@@ -4,41 +4,29 @@ import IssuerCore
 import Logging
 import Postgres
 
-/// What the admin commands share: configuration, a one-connection database, one-line failures.
+/// What the admin commands share: configuration, a one-connection database, output. Failures
+/// are thrown as `CommandFailure`, whose status `Issuer.main()` exits with.
 enum AdminCommand {
-    /// Runs `body` against the configured database, turning any failure into one line on stderr
-    /// and exit status 1 (SPEC §6).
+    /// Runs `body` against the configured database (an existing embedded cluster at most; see
+    /// `DatabaseTarget.Embedded.existingOnly`), closing it whichever way `body` ends.
     static func withDatabase(_ options: DatabaseOptions, _ body: (ConnectionPool, Configuration) async throws -> Void) async throws {
-        let configuration = try ConfigurationLoader.load(overrides: options.overrides)
+        let configuration = try ConfigurationLoader.load(overrides: options.overrides, environmentFile: options.environmentFile.path)
         var logger = Logger(label: "issuer")
         logger.logLevel = .warning
-        let database: DatabaseTarget
-        do {
-            database = try await DatabaseTarget.open(configuration, logger: logger)
-        } catch {
-            fail("cannot open the database: \(error)")
-        }
+        let database = try await DatabaseTarget.open(configuration, logger: logger, embedded: .existingOnly)
         do {
             try await body(database.pool, configuration)
-        } catch let error as ExitCode {
-            await database.shutdown()
-            throw error
         } catch {
             await database.shutdown()
-            fail("\(error)")
+            throw error
         }
         await database.shutdown()
     }
 
-    /// A `sub` or `sid` as the tokens carry them.
+    /// A `sub` or `sid` as the tokens carry them; anything else is a usage error.
     static func uuid(_ text: String, _ what: String) throws -> UUID {
-        guard let id = UUID(uuidString: text) else { fail("\(what) '\(text)' is not a UUID") }
+        guard let id = UUID(uuidString: text) else { throw CommandFailure.usage("\(what) '\(text)' is not a UUID") }
         return id
-    }
-
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("issuer: \(message)\n".utf8))
-        Foundation.exit(1)
     }
 
     static func format(_ date: Date?) -> String {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import IssuerCore
 
-/// `issuer apple revocations` (SPEC §3.8): the queue of Apple token revocations.
+/// `issuer apple revocations`: the queue of Apple token revocations (docs/operations.md).
 struct AppleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apple", abstract: "Apple token custody.", subcommands: [AppleRevocationsCommand.self])
@@ -16,12 +16,18 @@ struct AppleRevocationsCommand: AsyncParsableCommand {
     @Option(help: "At most this many rows.")
     var limit = 100
 
+    @OptionGroup var output: OutputOptions
+
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
         try await AdminCommand.withDatabase(database) { pool, _ in
             // Listing needs neither the secret nor Apple: no vault opens anything here.
             let entries = try await AppleRevocationQueue.list(pool: pool, limit: limit)
+            if output.isJSON {
+                JSONValue.object(["revocations": .array(entries.map(\.json))]).print()
+                return
+            }
             guard !entries.isEmpty else {
                 AdminCommand.show("No Apple revocations.")
                 return

@@ -10,11 +10,22 @@ struct ConfigCheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Validate the configuration as `serve` would and print the effective settings (secrets redacted).")
 
+    @OptionGroup var output: OutputOptions
+
     @OptionGroup(title: "Settings (each overrides its environment variable)")
     var settings: SettingsOptions
 
     func run() throws {
         let configuration = try ConfigurationLoader.load(settings)
+        if output.isJSON {
+            let ring = try KeyRingPreflight.check(configuration)
+            // Every setting of the table is a member, null when unset, secrets as "<redacted>".
+            JSONValue.object([
+                "settings": .object(Dictionary(uniqueKeysWithValues: configuration.effectiveSettings.map { ($0.setting.variable, JSONValue.string($0.value)) })),
+                "key_ring": .object(["keys": .number(ring.keys.count), "active": .string(ring.active?.kid), "next": .string(ring.next?.kid)]),
+            ]).print()
+            return
+        }
         let ring = try checkKeyRing(configuration)
         let width = ConfigurationSetting.all.map(\.variable.count).max() ?? 0
         for (setting, value) in configuration.effectiveSettings {

@@ -1,7 +1,8 @@
 import ArgumentParser
 
-/// The one binary operators run (SPEC §6). `@main` lives here, not in `main.swift`: an
+/// The one binary operators run (docs/cli.md). `@main` lives here, not in `main.swift`: an
 /// `AsyncParsableCommand` started from `main.swift` silently takes the synchronous entry point.
+/// Its `main()` is `Issuer+Main`'s, which maps failures to the documented exit statuses.
 @main
 struct Issuer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,7 +12,7 @@ struct Issuer: AsyncParsableCommand {
         version: IssuerVersion.description,
         subcommands: [
             ServeCommand.self, MigrateCommand.self, KeysCommand.self, SessionsCommand.self, UsersCommand.self,
-            AppleCommand.self, ConfigCommand.self, DevCommand.self,
+            AppleCommand.self, ConfigCommand.self, DoctorCommand.self, DevCommand.self,
         ]
     )
 }

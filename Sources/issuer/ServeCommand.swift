@@ -27,10 +27,10 @@ struct ServeCommand: AsyncParsableCommand {
         try prepareKeyRing(configuration, logger: logger)
         let database: DatabaseTarget
         do {
-            database = try await DatabaseTarget.open(configuration, logger: logger)
+            database = try await DatabaseTarget.open(configuration, logger: logger, embedded: .createIfMissing)
         } catch {
             logger.critical("cannot start the database", metadata: ["error": "\(error)"])
-            throw ExitCode(1)
+            throw CommandFailure(.failed, nil)
         }
         do {
             if !noMigrate {
@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             logger.critical("issuer stopped on an error", metadata: ["error": "\(error)"])
             await database.shutdown()
-            throw ExitCode(1)
+            throw CommandFailure(.failed, nil)
         }
         await database.shutdown()
         logger.info("issuer stopped")

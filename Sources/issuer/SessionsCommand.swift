@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import IssuerCore
 
-/// `issuer sessions list|revoke` (SPEC §6).
+/// `issuer sessions list|revoke` (docs/cli.md).
 struct SessionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sessions",
@@ -10,19 +10,28 @@ struct SessionsCommand: AsyncParsableCommand {
         subcommands: [SessionsListCommand.self, SessionsRevokeCommand.self])
 }
 
-/// `issuer sessions list --user SUB`.
+/// `issuer sessions list --user SUB`; exit 3 when there is no such user.
 struct SessionsListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List a user's sessions (SUB is the tokens' sub).")
 
     @Option(help: "The user: the `sub` of its tokens.")
     var user: String
 
+    @OptionGroup var output: OutputOptions
+
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
         let userID = try AdminCommand.uuid(user, "user")
         try await AdminCommand.withDatabase(database) { pool, _ in
-            let sessions = try await SessionDirectory(pool: pool).sessions(userID: userID)
+            let directory = SessionDirectory(pool: pool)
+            guard try await directory.user(id: userID) != nil else { throw CommandFailure.notFound("no user \(user)") }
+            let sessions = try await directory.sessions(userID: userID)
+            let now = Date()
+            if output.isJSON {
+                JSONValue.object(["sub": .string(userID.uuidString.lowercased()), "sessions": .array(sessions.map { $0.json(at: now) })]).print()
+                return
+            }
             guard !sessions.isEmpty else {
                 AdminCommand.show("No sessions for \(user).")
                 return
@@ -32,8 +41,7 @@ struct SessionsListCommand: AsyncParsableCommand {
                 sessions.map { session in
                     [session.id.uuidString.lowercased(), session.clientID, session.scope, AdminCommand.format(session.authTime),
                      AdminCommand.format(session.lastUsedAt), AdminCommand.format(session.expiresAt), String(session.generation),
-                     session.revokedAt.map { "revoked \(AdminCommand.format($0)) (\(session.revokedReason ?? "-"))" }
-                        ?? (session.expiresAt < Date() ? "expired" : "active"),
+                     session.revokedAt.map { "revoked \(AdminCommand.format($0)) (\(session.revokedReason ?? "-"))" } ?? session.state(at: now),
                      session.clientIP ?? "-", session.userAgent ?? "-"]
                 }))
         }

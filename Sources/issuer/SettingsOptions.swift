@@ -109,6 +109,8 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("log-format"), help: ArgumentHelp("text or json (default text)", valueName: "ISSUER_LOG_FORMAT"))
     var logFormat: String?
 
+    @OptionGroup var environmentFile: EnvironmentFileOption
+
     /// The flags that were given, keyed by their environment variable.
     var overrides: [String: String] {
         let pairs: [(String, String?)] = [

@@ -25,11 +25,11 @@ struct UsersDeleteCommand: AsyncParsableCommand {
         let userID = try AdminCommand.uuid(sub, "user")
         if !yes {
             guard isatty(STDIN_FILENO) == 1 else {
-                AdminCommand.fail("refusing to delete user \(sub) without --yes: standard input is not a terminal")
+                throw CommandFailure.usage("refusing to delete user \(sub) without --yes: standard input is not a terminal")
             }
             print("Delete user \(sub), its identities and sessions? This cannot be undone. Type 'yes': ", terminator: "")
             guard readLine()?.trimmingCharacters(in: .whitespaces).lowercased() == "yes" else {
-                AdminCommand.fail("not deleted")
+                throw CommandFailure.failed("not deleted")
             }
         }
         try await AdminCommand.withDatabase(database) { pool, configuration in
@@ -49,7 +49,7 @@ struct UsersDeleteCommand: AsyncParsableCommand {
                     AdminCommand.show("User \(sub) was already deleted \(AdminCommand.format(deleted.at)) (\(deleted.reason)).")
                     return
                 }
-                AdminCommand.fail("no user \(sub)")
+                throw CommandFailure.notFound("no user \(sub)")
             }
             AdminCommand.show("Deleted user \(sub).")
             if outcome.queuedRevocations > 0 {

@@ -1,4 +1,3 @@
-import ArgumentParser
 import DevApple
 import Foundation
 
@@ -10,8 +9,7 @@ extension DevAppleSigner {
         do {
             return try DevAppleSigner(directory: URL(fileURLWithPath: defaultDirectory))
         } catch {
-            FileHandle.standardError.write(Data("issuer: \(error)\n".utf8))
-            throw ExitCode(1)
+            throw CommandFailure.failed("\(error)")
         }
     }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import IssuerCore
 
@@ -7,20 +6,17 @@ import IssuerCore
 /// stops both; an empty one is created on the embedded default and refused with an external
 /// database, where keys are an operator's decision (`issuer keys init`).
 enum KeyRingPreflight {
-    /// The ring as it is on disk; exits 1 with one line on stderr when serving could not start.
+    /// The ring as it is on disk; throws the one-line failure (exit 1) when serving could not start.
     static func check(_ configuration: Configuration) throws -> KeyRing {
         let store = KeyRingStore(directory: configuration.keysDirectory)
         let ring: KeyRing
         do {
             ring = try store.load()
         } catch {
-            FileHandle.standardError.write(Data("issuer: the key ring in \(store.directory.path) is invalid: \(error)\n".utf8))
-            throw ExitCode(1)
+            throw CommandFailure.failed("the key ring in \(store.directory.path) is invalid: \(error)")
         }
         if ring.isEmpty, configuration.databaseURL != nil {
-            FileHandle.standardError.write(Data(
-                "issuer: the key ring in \(store.directory.path) is empty; create it with `issuer keys init`\n".utf8))
-            throw ExitCode(1)
+            throw CommandFailure.failed("the key ring in \(store.directory.path) is empty; create it with `issuer keys init`")
         }
         return ring
     }

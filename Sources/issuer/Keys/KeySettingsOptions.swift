@@ -18,13 +18,15 @@ struct KeySettingsOptions: ParsableArguments {
     @Option(name: .customLong("keys-reload-seconds"), help: ArgumentHelp("how often servers re-read the ring (default 5)", valueName: "ISSUER_KEYS_RELOAD_SECONDS"))
     var keysReloadSeconds: String?
 
+    @OptionGroup var environmentFile: EnvironmentFileOption
+
     /// The validated configuration; an invalid setting exits 1 with the one line SPEC §2 asks for.
     func configuration() throws -> Configuration {
         let flags = [
             "ISSUER_KEYS_DIR": keysDir, "ISSUER_ACCESS_TOKEN_TTL": accessTokenTtl,
             "ISSUER_ID_TOKEN_TTL": idTokenTtl, "ISSUER_KEYS_RELOAD_SECONDS": keysReloadSeconds,
         ].compactMapValues { $0 }
-        return try ConfigurationLoader.load(overrides: flags)
+        return try ConfigurationLoader.load(overrides: flags, environmentFile: environmentFile.path)
     }
 
     /// The rotation operator over the configured directory, on the system clock.

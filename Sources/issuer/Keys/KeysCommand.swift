@@ -16,10 +16,9 @@ struct KeysCommand: ParsableCommand {
         subcommands: [KeysInitCommand.self, KeysListCommand.self, KeysRotateCommand.self, KeysPruneCommand.self]
     )
 
-    /// Prints `message` as the command's one-line failure reason and exits 1 (SPEC §6).
-    static func fail(_ command: String, _ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("issuer keys \(command): \(message)\n".utf8))
-        return ExitCode(1)
+    /// `message` as the command's one-line failure reason, exit status 1 (docs/cli.md).
+    static func fail(_ command: String, _ message: String) -> CommandFailure {
+        CommandFailure(.failed, message, command: "keys \(command)")
     }
 
     /// Prints a `--force` warning on stderr, so it is seen even when stdout goes to a log.
@@ -31,7 +30,7 @@ struct KeysCommand: ParsableCommand {
     static func run<Result>(_ command: String, _ body: () throws -> Result) throws -> Result {
         do {
             return try body()
-        } catch let error as ExitCode {
+        } catch let error as CommandFailure {
             throw error
         } catch let refusal as KeyRotationError {
             throw fail(command, refusal.message)

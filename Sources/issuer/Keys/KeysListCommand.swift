@@ -2,12 +2,14 @@ import ArgumentParser
 import Foundation
 import IssuerCore
 
-/// `issuer keys list` (SPEC §6): kid, state, created, activated, retired, published until — one
-/// aligned row per key, times in UTC.
+/// `issuer keys list`: kid, state, created, activated, retired, published until — one aligned
+/// row per key, times in UTC; or one JSON document with `--output json` (docs/cli.md).
 struct KeysListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the keys: kid, state, created, activated, retired, published until.")
+
+    @OptionGroup var output: OutputOptions
 
     @OptionGroup(title: "Settings (each overrides its environment variable)")
     var settings: KeySettingsOptions
@@ -16,11 +18,24 @@ struct KeysListCommand: ParsableCommand {
         let configuration = try settings.configuration()
         let store = KeyRingStore(directory: configuration.keysDirectory)
         let ring = try KeysCommand.run("list") { try store.load() }
+        let now = SystemClock().now
+        if output.isJSON {
+            JSONValue.object([
+                "directory": .string(store.directory.path),
+                "keys": .array(ring.keys.map { key in
+                    .object([
+                        "kid": .string(key.kid), "state": .string(key.state.rawValue), "created_at": .date(key.createdAt),
+                        "activated_at": .date(key.activatedAt), "retired_at": .date(key.retiredAt),
+                        "published_until": .date(key.publishedUntil), "published": .bool(key.isPublished(at: now)),
+                    ])
+                }),
+            ]).print()
+            return
+        }
         guard !ring.isEmpty else {
             print("the key ring in \(store.directory.path) is empty: run `issuer keys init`")
             return
         }
-        let now = SystemClock().now
         let header = ["KID", "STATE", "CREATED", "ACTIVATED", "RETIRED", "PUBLISHED UNTIL"]
         let rows = ring.keys.map { key in
             let until: String

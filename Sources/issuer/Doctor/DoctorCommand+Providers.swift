@@ -1,0 +1,29 @@
+import Foundation
+import IssuerCore
+import IssuerServer
+
+extension DoctorCommand {
+    /// `apple keys`: when Apple sign-in is configured, Apple's JWKS is fetched the way the server
+    /// fetches it (same deadline, no redirects, `https` or loopback only), and must be a JWK Set
+    /// with at least one key; without it no Apple identity token can be verified.
+    static func appleKeysCheck(_ configuration: Configuration, timeout: Duration) async -> DoctorCheck {
+        guard configuration.appleClientIDs != nil || configuration.appleServicesID != nil else {
+            return .ok("apple keys", "Apple sign-in is not configured (no ISSUER_APPLE_CLIENT_IDS or ISSUER_APPLE_SERVICES_ID); nothing to reach")
+        }
+        let url = configuration.appleJWKSURL
+        let started = ContinuousClock.now
+        do {
+            let document = try await RemoteJWKSFetch.fetcher(timeout: timeout).fetchJWKS(from: url)
+            let elapsed = ContinuousClock.now - started
+            let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+            // RFC 7517 §5: a JWK Set is an object whose `keys` is an array of keys.
+            guard let set = try? JSONSerialization.jsonObject(with: document.body) as? [String: Any],
+                  let keys = set["keys"] as? [Any], !keys.isEmpty else {
+                return .fail("apple keys", "\(url.absoluteString) answered, but not with a JWK Set that has keys")
+            }
+            return .ok("apple keys", "\(url.absoluteString) answered with \(keys.count) key(s) in \(milliseconds) ms")
+        } catch {
+            return .fail("apple keys", "\(url.absoluteString) unreachable within \(timeout.components.seconds) s: \(error)".escapingControlCharacters)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import IssuerCore
+
+extension SessionDirectory.SessionSummary {
+    /// `active`, `expired` or `revoked`, as the text tables say it.
+    func state(at now: Date) -> String {
+        revokedAt != nil ? "revoked" : (expiresAt < now ? "expired" : "active")
+    }
+
+    /// One session in `sessions list` and `users show` (docs/cli.md). `rotations` counts the
+    /// refresh-token rotations; the IP and user agent are the client's own words, escaped by JSON.
+    func json(at now: Date) -> JSONValue {
+        .object([
+            "sid": .string(id.uuidString.lowercased()), "client_id": .string(clientID), "scope": .string(scope),
+            "auth_time": .date(authTime), "last_used_at": .date(lastUsedAt), "expires_at": .date(expiresAt),
+            "rotations": .number(generation), "state": .string(state(at: now)),
+            "revoked_at": .date(revokedAt), "revoked_reason": .string(revokedReason),
+            "client_ip": .string(clientIP), "user_agent": .string(userAgent),
+        ])
+    }
+}
