@@ -7,7 +7,7 @@ import NIOCore
 ///
 /// Minted before the clock starts: the client shares the machine with the server, and a client
 /// that signed during the run would take CPU from the server it measures. Reusing a token is
-/// legitimate (SPEC §3.1: a retried exchange must still work), and each use signs in again.
+/// legitimate (docs/reference.md, "Native sign-in": a retried exchange must still work), and each use signs in again.
 struct AppleTokenPool: Sendable {
     /// The identity tokens, one per user.
     let tokens: [String]

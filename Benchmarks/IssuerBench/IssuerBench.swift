@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `issuer-bench`: benchmarks of the issuer, not tests. `scripts/bench` runs them next to
-/// `openssl speed`, the bound every token request is measured against (ARCHITECTURE §4, §5).
+/// `openssl speed`, the bound every token request is measured against (docs/design.md, "Keys and tokens").
 /// `@main` here rather than in `main.swift`, for the reason `Issuer.swift` gives.
 @main
 struct IssuerBench: AsyncParsableCommand {

@@ -5,7 +5,7 @@ import NIOCore
 import NIOFoundationCompat
 
 /// `issuer-bench refresh`: refresh-token rotations per second (`POST /oauth2/token`,
-/// `grant_type=refresh_token`, SPEC §3.2, §4.3).
+/// `grant_type=refresh_token`, docs/reference.md, "Token endpoint" and "Refresh tokens and sessions").
 ///
 /// Each connection follows its own rotation chain: it signs in once (untimed), then presents
 /// its current refresh token and must use the successor from each answer in the next request,

@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// Bakes the git commit the binary is built from into it, for `issuer --version` (SPEC §6).
+/// Bakes the git commit the binary is built from into it, for `issuer --version` (docs/reference.md, "Admin CLI").
 /// A prebuild command, so it runs on every build and a new commit is never missed; the file is
 /// rewritten only when the commit changed, so an unchanged commit recompiles nothing. Without
 /// git, or outside a clone (a source tarball), the commit is `unknown` and the build goes on.

@@ -9,7 +9,7 @@ import JOSE
 /// points `ISSUER_APPLE_JWKS_URL` at `issuer dev apple` and lists ``audience`` in
 /// `ISSUER_APPLE_CLIENT_IDS`. The key lives under `.data/` (git-ignored) so it never ships.
 public struct DevAppleSigner: Sendable {
-    /// The `iss` Apple puts in every identity token, which the issuer insists on (SPEC §3.1).
+    /// The `iss` Apple puts in every identity token, which the issuer insists on (docs/reference.md, "Native sign-in").
     public static let issuer = "https://appleid.apple.com"
     /// The audience of dev tokens: a name no real App Store bundle can have, so listing it in
     /// `ISSUER_APPLE_CLIENT_IDS` is an unmistakable, deliberate act.
@@ -45,7 +45,7 @@ public struct DevAppleSigner: Sendable {
     ///
     /// `nonce` is the raw value the app generated; like Apple, the token carries its lowercase hex
     /// SHA-256, and the app sends the raw value to the exchange. `nonceClaim` instead puts a value
-    /// in the `nonce` claim as it is: the hosted flow (SPEC §3.7) sends Apple the hashed nonce, and
+    /// in the `nonce` claim as it is: the hosted flow (docs/reference.md, "Hosted sign-in") sends Apple the hashed nonce, and
     /// Apple echoes what it was sent, so a stand-in for Apple's web sign-in copies it verbatim.
     public func identityToken(
         subject: String, email: String?, nonce: String? = nil, nonceClaim: String? = nil,
@@ -58,7 +58,7 @@ public struct DevAppleSigner: Sendable {
         ]
         if let email {
             claims["email"] = email
-            // Apple sends these as strings; the issuer must understand that form (SPEC §3.1).
+            // Apple sends these as strings; the issuer must understand that form (docs/reference.md, "Native sign-in").
             claims["email_verified"] = "true"
             claims["is_private_email"] = "false"
         }

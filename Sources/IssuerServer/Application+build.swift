@@ -18,7 +18,7 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         signerTiming: SignerTiming(configuration: configuration))
     keys.reload()
     let routers = buildRouters(dependencies, keys: keys)
-    // SPEC §7: a connection that sends no complete request within 30 s (a slow trickle
+    // docs/reference.md, "Faults and bad input": a connection that sends no complete request within 30 s (a slow trickle
     // included) is closed; the idle timeout alone would be reset by every trickled byte. That
     // deadline also runs between requests, so it is the idle timeout too: Hummingbird's own
     // would not see the requests `StaticRouteHandler` answers, and close a busy connection.
@@ -32,7 +32,7 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         JanitorService(janitor: SessionJanitor(pool: dependencies.pool), clock: dependencies.clock, logger: dependencies.logger),
         AppleCustodyService(dependencies),
     ]
-    // SPEC §3.9: the management listener runs beside the main one, in the same service group,
+    // docs/reference.md, "Operations": the management listener runs beside the main one, in the same service group,
     // so both start, drain and stop together.
     if let operations = routers.operations, let port = configuration.operationsPort {
         services.append(Application(
@@ -53,8 +53,8 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
 
 /// The routes and middleware. Every route and every policy that depends on the route comes from
 /// one table (`Route`); operations endpoints sit at the root, everything else under the path of
-/// `ISSUER_URL` (SPEC §3). With `ISSUER_OPS_PORT`, the operations routes get a router of their
-/// own, for the management listener (SPEC §3.9). The static routes are answered before the main
+/// `ISSUER_URL` (docs/reference.md, "Requests and errors"). With `ISSUER_OPS_PORT`, the operations routes get a router of their
+/// own, for the management listener (docs/reference.md, "Operations"). The static routes are answered before the main
 /// router by `StaticRouteHandler`, with the answers of the same endpoints.
 func buildRouters(
     _ dependencies: IssuerDependencies, keys: KeyRingMonitor

@@ -8,30 +8,30 @@ import Postgres
 /// handed to `buildApplication`. Nothing below reads global state; tests replace the clock and
 /// the way Apple's keys are fetched.
 public struct IssuerDependencies: Sendable {
-    /// SPEC §2's settings, already validated.
+    /// the settings (docs/reference.md, "Configuration"), already validated.
     public var configuration: Configuration
     /// The database, shared by every service of the application.
     public var pool: ConnectionPool
     /// The logger the application's lines go through.
     public var logger: Logger
-    /// Where SPEC §3.9's metrics are recorded; one per application.
+    /// Where the metrics are recorded (docs/reference.md, "Operations"); one per application.
     public var metrics: ServerMetrics
     /// The time source of every expiry check; tests inject a fake one.
     public var clock: any WallClock
     /// How provider JWK Sets are fetched: over HTTP in production.
     public var jwksFetcher: any JWKSFetcher
-    /// SPEC §2's server secret, loaded (or created) once at start: `ServerSecret.load`.
+    /// the server secret (docs/reference.md, "Configuration"), loaded (or created) once at start: `ServerSecret.load`.
     public var serverSecret: ServerSecret
-    /// SPEC §7: how long a connection may take to deliver a complete request (30 s); tests
+    /// docs/reference.md, "Faults and bad input": how long a connection may take to deliver a complete request (30 s); tests
     /// shorten it.
     public var requestReadTimeout: TimeAmount = RequestReadTimeoutHandler.defaultLimit
-    /// How Apple's token and revoke endpoints are reached (SPEC §3.8): over HTTP under SPEC §7's
+    /// How Apple's token and revoke endpoints are reached (docs/reference.md, "Account deletion"): over HTTP under docs/reference.md, "Faults and bad input"
     /// rules (`HTTPAppleTransport`) unless a test replaces it.
     public var appleTransport: any AppleHTTPTransport = HTTPAppleTransport()
     /// How often the background worker retries Apple code redemptions and revocations; tests shorten it.
     public var appleWorkerInterval: Duration = .seconds(5)
 
-    /// A nil `jwksFetcher` fetches over HTTP under SPEC §7's rules (`RemoteFetch`).
+    /// A nil `jwksFetcher` fetches over HTTP under the rules (docs/reference.md, "Faults and bad input") (`RemoteFetch`).
     public init(
         configuration: Configuration, pool: ConnectionPool, logger: Logger, serverSecret: ServerSecret,
         metrics: ServerMetrics = ServerMetrics(), clock: any WallClock,

@@ -20,6 +20,6 @@ public struct IssuerRequestContext: RequestContext, RemoteAddressRequestContext 
         remoteAddress = source.channel.remoteAddress
     }
 
-    /// SPEC §7: request bodies are bounded by the matched route (64 KiB).
+    /// docs/reference.md, "Faults and bad input": request bodies are bounded by the matched route (64 KiB).
     public var maxUploadSize: Int { route?.maximumBodySize ?? 64 * 1024 }
 }

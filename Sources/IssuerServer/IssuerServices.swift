@@ -7,11 +7,11 @@ struct IssuerServices: Sendable {
     let refresh: RefreshTokenGrant
     let revocation: TokenRevocation
     let userInfo: UserInfoService
-    /// SPEC §3.7: the hosted Authorization Code flow, its code grant, and §3.11's logout.
+    /// docs/reference.md, "Hosted sign-in": the hosted Authorization Code flow, its code grant, and the logout (docs/reference.md, "Sign-out").
     let hostedSignIn: HostedSignIn
     let authorizationCode: AuthorizationCodeGrant
     let endSession: EndSession
-    /// SPEC §3.8: Apple code redemption and token custody; the hosted callback calls it too.
+    /// docs/reference.md, "Apple token custody": Apple code redemption and token custody; the hosted callback calls it too.
     let appleCustody: AppleTokenCustody
     let appleRevocations: AppleRevocationQueue
     let accounts: AccountService
@@ -46,7 +46,7 @@ struct IssuerServices: Sendable {
         accounts = AccountService(
             proof: sessionProof,
             deletion: AccountDeletion(pool: dependencies.pool, clock: clock, revocations: appleRevocations, events: metrics))
-        // SPEC §3.10: the same verifier, and so the same cache of Apple's keys, as the exchange.
+        // docs/reference.md, "Apple notifications": the same verifier, and so the same cache of Apple's keys, as the exchange.
         appleNotifications = AppleNotifications(
             verifier: verifier,
             audiences: Set((configuration.appleClientIDs ?? []) + (configuration.appleServicesID.map { [$0] } ?? [])),
@@ -85,7 +85,7 @@ struct IssuerServices: Sendable {
                 pool: dependencies.pool, clock: clock,
                 refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge),
             clock: clock,
-            // SPEC §3.8: Apple's one-time code from the form post, redeemed for Apple's refresh
+            // docs/reference.md, "Apple token custody": Apple's one-time code from the form post, redeemed for Apple's refresh
             // token (Apple wants the same redirect_uri back for a web code).
             onAppleCode: { code, clientID, userID, logger in
                 await custody.custody(
@@ -98,7 +98,7 @@ struct IssuerServices: Sendable {
     }
 
     /// Apple's token and revoke endpoints with the configured credentials; nil without them
-    /// (SPEC §2: codes are then not redeemed).
+    /// (docs/reference.md, "Configuration": codes are then not redeemed).
     static func appleAPI(_ dependencies: IssuerDependencies) -> AppleTokenAPI? {
         let configuration = dependencies.configuration
         return configuration.appleCredentials.map {

@@ -1,6 +1,6 @@
 import Postgres
 
-/// What `/readyz` checks (SPEC §3.9): each named check must pass for the process to take
+/// What `/readyz` checks (docs/reference.md, "Operations"): each named check must pass for the process to take
 /// traffic. Checks run concurrently, so a slow one does not delay the others.
 public struct Readiness: Sendable {
     /// One named condition.
@@ -62,7 +62,7 @@ public struct Readiness: Sendable {
 
 extension Readiness.Check {
     /// The database answers a trivial query. The pool fails fast while the server is down, and
-    /// gives up at its deadline when the server is silent (SPEC §7), so this never hangs.
+    /// gives up at its deadline when the server is silent (docs/reference.md, "Faults and bad input"), so this never hangs.
     public static func database(_ pool: ConnectionPool) -> Readiness.Check {
         Readiness.Check(name: "database") {
             (try? await pool.query("SELECT 1")) != nil

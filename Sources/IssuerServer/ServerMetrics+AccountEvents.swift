@@ -1,6 +1,6 @@
 import IssuerCore
 
-/// The core reports account and Apple-custody events; `/metrics` counts them (SPEC §3.9).
+/// The core reports account and Apple-custody events; `/metrics` counts them (docs/reference.md, "Operations").
 extension ServerMetrics: AccountEvents {
     /// `issuer_accounts_deletions_total{reason}`.
     public func accountDeleted(reason: String) { recordAccountDeletion(reason: reason) }

@@ -2,7 +2,7 @@ import Postgres
 import Prometheus
 import Synchronization
 
-/// The process's Prometheus registry and the metrics SPEC §3.9 names. One instance per
+/// The process's Prometheus registry and the metrics docs/reference.md, "Operations" names. One instance per
 /// application, passed to whoever records, rather than a global `MetricsSystem`, so that many
 /// applications in one test process never share counters.
 public final class ServerMetrics: Sendable {
@@ -72,7 +72,7 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    /// Counts a fetch of a provider's JWKS and whether it failed (SPEC §3.9).
+    /// Counts a fetch of a provider's JWKS and whether it failed (docs/reference.md, "Operations").
     func recordJWKSFetch(provider: String, succeeded: Bool) {
         count("jwks", "fetches", "Fetches of identity providers' JWKS", [("provider", provider)])
         if !succeeded {
@@ -80,37 +80,37 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    /// Counts one successful token response by grant (SPEC §3.9).
+    /// Counts one successful token response by grant (docs/reference.md, "Operations").
     func recordTokensIssued(grant: String) {
         count("tokens", "issued", "Token responses issued, by grant", [("grant", grant)])
     }
 
-    /// Counts a refresh token presented again after its grace window (SPEC §4.3).
+    /// Counts a refresh token presented again after its grace window (docs/reference.md, "Refresh tokens and sessions").
     func recordRefreshReuse() {
         count("refresh", "reuse_detections", "Spent refresh tokens presented after the grace window (sessions revoked)", [])
     }
 
-    /// Counts a deleted account, by why (SPEC §3.8, §3.10).
+    /// Counts a deleted account, by why (docs/reference.md, "Account deletion" and "Apple notifications").
     func recordAccountDeletion(reason: String) {
         count("accounts", "deletions", "Accounts deleted, by reason", [("reason", reason)])
     }
 
-    /// Counts one try to revoke an Apple token, by outcome (SPEC §3.8).
+    /// Counts one try to revoke an Apple token, by outcome (docs/reference.md, "Account deletion").
     func recordAppleRevocation(outcome: String) {
         count("apple", "revocations", "Tries to revoke Apple tokens, by outcome", [("outcome", outcome)])
     }
 
-    /// Counts one try to redeem an Apple authorization code, by outcome (SPEC §3.8).
+    /// Counts one try to redeem an Apple authorization code, by outcome (docs/reference.md, "Apple token custody").
     func recordAppleRedemption(outcome: String) {
         count("apple", "code_redemptions", "Tries to redeem Apple authorization codes, by outcome", [("outcome", outcome)])
     }
 
-    /// Counts one Apple server-to-server notification, by event type (SPEC §3.10).
+    /// Counts one Apple server-to-server notification, by event type (docs/reference.md, "Apple notifications").
     func recordAppleNotification(type: String) {
         count("apple", "notifications", "Apple server-to-server notifications, by type", [("type", type)])
     }
 
-    /// Publishes how many Apple revocations wait in the queue (SPEC §3.8).
+    /// Publishes how many Apple revocations wait in the queue (docs/reference.md, "Account deletion").
     func recordAppleRevocationQueue(depth: Int) {
         registry.makeGauge(descriptor: Self.name("apple", "revocation_queue", "depth", "Apple revocations waiting to be sent"))
             .set(Double(depth))

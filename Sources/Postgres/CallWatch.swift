@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Synchronization
 
-/// What a call's deadline needs to know about the connection running it (SPEC §7, "the database
+/// What a call's deadline needs to know about the connection running it (docs/reference.md, "Faults and bad input", "the database
 /// going silent").
 ///
 /// A peer that stops answering leaves libpq blocked in `recv` for as long as the kernel keeps the

@@ -1,5 +1,5 @@
 extension Connection {
-    /// Runs one call of the pool, which must end by `deadline` (SPEC §7: a silent database is
+    /// Runs one call of the pool, which must end by `deadline` (docs/reference.md, "Faults and bad input": a silent database is
     /// answered with `unavailable` within about 5 s, never a hang).
     ///
     /// The pool calls `watch.begin(until:)` first, and its sweeper `watch.expireIfDue(_:)` from

@@ -1,5 +1,5 @@
-/// The keyword/value list every connection of ours opens with (ARCHITECTURE §3): the operator's
-/// connection string, plus what makes a silent database an outage rather than a hang (SPEC §7).
+/// The keyword/value list every connection of ours opens with (docs/design.md, "PostgreSQL through libpq"): the operator's
+/// connection string, plus what makes a silent database an outage rather than a hang (docs/reference.md, "Faults and bad input").
 ///
 /// Given to `PQconnectStartParams` with `expand_dbname`: keywords before `dbname` are defaults
 /// that the operator's string (expanded in place of `dbname`) overrides; keywords after it win.

@@ -14,7 +14,7 @@ import Synchronization
 /// Connections open lazily and are checked before each use: a link broken by a server restart is
 /// replaced. While the server is down, a call fails fast with `PostgresError.unavailable`.
 ///
-/// A database that goes silent (SPEC §7: packets dropped, nothing refused) is an outage, not a
+/// A database that goes silent (docs/reference.md, "Faults and bad input": packets dropped, nothing refused) is an outage, not a
 /// hang: every call has one deadline (`timeout`, 5 s by default) for waiting for a connection,
 /// connecting and the answer, after which it fails with `unavailable` and a link stuck in libpq
 /// is shut down and replaced; at most `maxWaiting` calls wait for a connection, and one more fails
@@ -79,7 +79,7 @@ public final class ConnectionPool: Sendable {
     /// - Parameters:
     ///   - conninfo: a libpq connection URI (`postgresql://…`) or key=value string.
     ///   - size: connections, and threads, in the pool.
-    ///   - timeout: one call's deadline (SPEC §7: about 5 s), also the server's statement timeout.
+    ///   - timeout: one call's deadline (docs/reference.md, "Faults and bad input": about 5 s), also the server's statement timeout.
     ///   - maxWaiting: calls that may wait for a free connection; beyond it a call fails at once
     ///     with `unavailable`, so requests do not pile up while the database is silent.
     public init(

@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Which process stops the cluster (SPEC §7, §8).
+/// Which process stops the cluster (docs/reference.md, "Faults and bad input" and "The embedded database").
 ///
 /// The process that starts the cluster owns it and stops it on exit; a process that finds it
 /// running under a live owner (an admin command beside `issuer serve`) only uses it. Ownership

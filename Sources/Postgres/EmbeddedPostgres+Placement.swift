@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Where the cluster's files really live when the `postgres` OS user cannot reach the requested
-/// directory (SPEC §8: the README's first command must work for root in a root-only directory,
+/// directory (docs/reference.md, "The embedded database": the README's first command must work for root in a root-only directory,
 /// such as a clone in `/root/issuer`; `/root` is 0700, so `postgres` cannot enter it).
 ///
 /// The decision, and why:

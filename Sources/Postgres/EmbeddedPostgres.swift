@@ -5,7 +5,7 @@ import Synchronization
 /// A private PostgreSQL cluster in a directory of ours, run with the system's server binaries
 /// and reachable only through a Unix socket inside that directory (no TCP port).
 ///
-/// This is SPEC §8's embedded default, and the test suite's throwaway cluster. When the process
+/// This is the embedded default (docs/reference.md, "The embedded database"), and the test suite's throwaway cluster. When the process
 /// runs as root, the cluster runs as the `postgres` OS user, because `initdb` refuses root; when
 /// that user cannot reach the requested directory (root in `/root/issuer`), the cluster lives in
 /// a directory it can reach, linked from the requested one (see `EmbeddedPostgres+Placement`).
@@ -82,7 +82,7 @@ public final class EmbeddedPostgres: Sendable {
             }
         }
         if running && owner {
-            // No live process owns a running cluster: its owner was killed (SPEC §7). Take it
+            // No live process owns a running cluster: its owner was killed (docs/reference.md, "Faults and bad input"). Take it
             // over, so it is stopped when we stop.
             logger.notice("embedded PostgreSQL left running by a process that is gone; taking it over", metadata: ["directory": "\(directory.path)"])
             started.set(true)

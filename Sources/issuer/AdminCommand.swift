@@ -35,7 +35,7 @@ enum AdminCommand {
     }
 
     /// Prints one line of output. Values in it may be client-supplied (a name, a user agent), so
-    /// control characters are escaped: no input may drive an operator's terminal (SPEC §7).
+    /// control characters are escaped: no input may drive an operator's terminal (docs/reference.md, "Faults and bad input").
     static func show(_ line: String) {
         print(line.escapingControlCharacters)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import IssuerCore
 
-/// SPEC §2: a secret is never taken from the command line without a warning, because every user
+/// docs/reference.md, "Configuration": a secret is never taken from the command line without a warning, because every user
 /// of the host can read a process's arguments (`ps`, `/proc/<pid>/cmdline`).
 enum CommandLineSecrets {
     /// One warning line per secret setting among `overrides` (the flags given, keyed by variable),
@@ -15,7 +15,7 @@ enum CommandLineSecrets {
     }
 
     /// Writes ``warnings(for:)`` to stderr; called once the configuration is known to be valid,
-    /// so that an invalid one still gets exactly one line (SPEC §2).
+    /// so that an invalid one still gets exactly one line (docs/reference.md, "Configuration").
     static func warn(_ overrides: [String: String]) {
         for line in warnings(for: overrides) {
             FileHandle.standardError.write(Data((line + "\n").utf8))

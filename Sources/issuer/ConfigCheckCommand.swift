@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import IssuerCore
 
-/// `issuer config check` (SPEC §6): validates the configuration as `issuer serve` would (the same
+/// `issuer config check` (docs/reference.md, "Admin CLI"): validates the configuration as `issuer serve` would (the same
 /// loader, the same key ring rule) and prints the effective settings with secrets redacted; exit
 /// status 1 with one line naming the problem otherwise. Touches no database.
 struct ConfigCheckCommand: ParsableCommand {
@@ -34,7 +34,7 @@ struct ConfigCheckCommand: ParsableCommand {
         print("key ring: \(ring)")
     }
 
-    /// SPEC §5, §8: the ring as `serve` would find it.
+    /// docs/reference.md, "Signing keys" and "The embedded database": the ring as `serve` would find it.
     private func checkKeyRing(_ configuration: Configuration) throws -> String {
         let ring = try KeyRingPreflight.check(configuration)
         guard let active = ring.active else {

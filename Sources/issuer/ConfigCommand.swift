@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `issuer config` (SPEC §6): the configuration, checked or documented, without serving.
+/// `issuer config` (docs/reference.md, "Admin CLI"): the configuration, checked or documented, without serving.
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",

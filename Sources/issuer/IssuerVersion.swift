@@ -1,4 +1,4 @@
-/// SPEC §6 `issuer --version`: the release and the git commit the binary was built from
+/// docs/reference.md, "Admin CLI" `issuer --version`: the release and the git commit the binary was built from
 /// (`buildCommit`, written at build time by the EmbedBuildCommit plugin; `unknown` outside a clone).
 enum IssuerVersion {
     static let release = "0.1.0"

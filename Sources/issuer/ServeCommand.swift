@@ -6,7 +6,7 @@ import IssuerServer
 import Logging
 import Postgres
 
-/// `issuer serve` (SPEC §6): applies pending migrations, then serves until SIGTERM or SIGINT,
+/// `issuer serve` (docs/reference.md, "Admin CLI"): applies pending migrations, then serves until SIGTERM or SIGINT,
 /// drains in-flight requests, closes the database and exits 0.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info("issuer stopped")
     }
 
-    /// SPEC §8: on the embedded default an empty ring is created; with an external database
+    /// docs/reference.md, "The embedded database": on the embedded default an empty ring is created; with an external database
     /// (production) an empty or invalid ring stops the server, because keys are an operator's
     /// decision, made once with `issuer keys init` and shared by every process.
     private func prepareKeyRing(_ configuration: Configuration, logger: Logger) throws {

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// One flag per setting of SPEC §2 (`--port` for `ISSUER_PORT`). Values stay strings here:
+/// One flag per setting (docs/reference.md, "Configuration") (`--port` for `ISSUER_PORT`). Values stay strings here:
 /// `Configuration` validates flags and environment alike, so both fail with the same one-line
 /// message naming the setting.
 struct SettingsOptions: ParsableArguments {

@@ -4,7 +4,7 @@ import IssuerCore
 import IssuerServer
 import Logging
 
-/// `issuer users delete SUB` (SPEC §6): the deletion of `DELETE /account` (SPEC §3.8), for a
+/// `issuer users delete SUB` (docs/reference.md, "Admin CLI"): the deletion of `DELETE /account` (docs/reference.md, "Account deletion"), for a
 /// request that reaches support by e-mail. Apple tokens are revoked at once when Apple answers
 /// within about 2 seconds; otherwise the running servers' workers retry them.
 struct UsersDeleteCommand: AsyncParsableCommand {

@@ -4,10 +4,10 @@ import IssuerCore
 import Testing
 import TestSupport
 
-/// The English the `issuer keys` commands print (SPEC §6), rendered here from IssuerCore's typed
+/// The English the `issuer keys` commands print (docs/reference.md, "Admin CLI"), rendered here from IssuerCore's typed
 /// outcomes; the timing itself is tested in IssuerCoreTests' KeyRotationTests.
 @Suite struct KeyMessagesTests {
-    /// Runs `body` on a freshly initialized ring in a scratch directory, with the SPEC §2 default
+    /// Runs `body` on a freshly initialized ring in a scratch directory, with the docs/reference.md, "Configuration" default
     /// timing and a clock that only moves when told to.
     static func withInitializedRing(_ body: (KeyRotation, ManualClock, KeyInitialization) throws -> Void) throws {
         try TestDirectories.withTemporary { directory in

@@ -2,7 +2,7 @@ import IssuerCore
 import Testing
 
 /// RFC 9111 §5.2 / RFC 9110 §5.6.1: the parser is total, and what a provider sends only ever
-/// shortens how long its keys are kept (SPEC §7).
+/// shortens how long its keys are kept (docs/reference.md, "Faults and bad input").
 @Suite("Cache-Control parsing (RFC 9111 §5.2)")
 struct CacheControlTests {
     @Test("Freshness lifetime", arguments: [

@@ -3,7 +3,7 @@ import IssuerCore
 import Testing
 import TestSupport
 
-/// SPEC §2 `ISSUER_CLIENTS_FILE`.
+/// docs/reference.md, "Configuration" `ISSUER_CLIENTS_FILE`.
 @Suite("Client registry (SPEC §2)")
 struct ClientRegistryTests {
     static func load(_ json: String) throws -> ClientRegistry {

@@ -192,7 +192,7 @@ struct ConfigurationTests {
     func appleCredentialsTogether() throws {
         let keyFile = TestDirectories.make("AuthKey.p8")
         try FileManager.default.createDirectory(at: keyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        // A throwaway P-256 key in Apple's .p8 form: the key is parsed at start (SPEC §2).
+        // A throwaway P-256 key in Apple's .p8 form: the key is parsed at start (docs/reference.md, "Configuration").
         try """
             -----BEGIN PRIVATE KEY-----
             MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgI5KjCyRJQ6nuyHiz

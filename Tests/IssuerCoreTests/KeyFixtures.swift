@@ -5,7 +5,7 @@ import Testing
 /// Fixtures of the key and token suites that only they use; keys, directories and tools shared
 /// with other targets are in TestSupport (`TestRSAKeys`, `TestDirectories`, `CommandLineTool`).
 enum KeyFixtures {
-    /// The SPEC §2 defaults: 3600 s tokens, 5 s reload; a retired key is published for 3965 s.
+    /// The docs/reference.md, "Configuration" defaults: 3600 s tokens, 5 s reload; a retired key is published for 3965 s.
     static let policy = KeyRotationPolicy(longestTokenLifetime: .seconds(3600), reloadInterval: .seconds(5))
 
     /// Reads `ring.json` as loose JSON, for tests that corrupt it on purpose.

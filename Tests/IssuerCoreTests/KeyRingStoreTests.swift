@@ -181,7 +181,7 @@ import TestSupport
         #expect(ring.keys.map(\.state) == [.active, .next])
     }
 
-    /// SPEC §5: a crash or a concurrent reader never sees a mix. A reader polls `load()` while 200
+    /// docs/reference.md, "Signing keys": a crash or a concurrent reader never sees a mix. A reader polls `load()` while 200
     /// rotations (and forced prunes, which delete key files) run; every load must give a complete ring.
     @Test func readerNeverSeesABrokenRingDuring200Rotations() throws {
         try TestDirectories.withTemporary { directory in

@@ -75,7 +75,7 @@ import TestSupport
         }
     }
 
-    /// SPEC §5: a CLI whose environment lacks the servers' TTLs (here: the 3600 s default against
+    /// docs/reference.md, "Signing keys": a CLI whose environment lacks the servers' TTLs (here: the 3600 s default against
     /// servers issuing 24-hour tokens) must not unpublish a key whose tokens may still be valid.
     @Test(arguments: [true, false])
     func pruneHonoursTheServersRecordedTokenLifetime(recordedBeforeRotation: Bool) throws {

@@ -2,7 +2,7 @@ import Foundation
 import IssuerCore
 import Testing
 
-/// SPEC §3, §7: request bodies parse to parameters or to `invalid_request`, never to anything
+/// docs/reference.md, "Requests and errors" and "Faults and bad input": request bodies parse to parameters or to `invalid_request`, never to anything
 /// else; repeated parameters are refused in either encoding (RFC 6749 §3.1).
 @Suite("OAuth request body parsing")
 struct OAuthRequestBodyTests {

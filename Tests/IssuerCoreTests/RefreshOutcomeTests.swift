@@ -2,7 +2,7 @@ import Foundation
 @testable import IssuerCore
 import Testing
 
-/// SPEC §4.3's refresh decision in Swift: how each verdict of the rotation statement is answered,
+/// the refresh decision in Swift (docs/reference.md, "Refresh tokens and sessions"): how each verdict of the rotation statement is answered,
 /// and the one thing Swift decides itself, whether a spent token is a retry or a theft. The
 /// verdicts themselves, and their order, are the statement's (`RefreshRotationStoreTests`).
 @Suite("Refresh decision (SPEC §4.3)")

@@ -4,7 +4,7 @@ import Postgres
 import Testing
 import TestSupport
 
-/// The rotation statement is the one place SPEC §4.3's rules are checked (`RefreshVerdict`):
+/// The rotation statement is the one place the rules are checked (docs/reference.md, "Refresh tokens and sessions") (`RefreshVerdict`):
 /// each rule, the order in which they apply when a token breaks several, and that only a
 /// `rotated` verdict changes what is stored.
 @Suite("Refresh rotation statement (SPEC §4.3)")

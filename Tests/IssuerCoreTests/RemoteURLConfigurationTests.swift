@@ -2,7 +2,7 @@ import Foundation
 import IssuerCore
 import Testing
 
-/// SPEC §7: Apple's endpoints over `https`, plain `http` only to loopback, refused at start with
+/// docs/reference.md, "Faults and bad input": Apple's endpoints over `https`, plain `http` only to loopback, refused at start with
 /// the setting named.
 @Suite("Apple URL settings: https, or http to loopback only (SPEC §7)")
 struct RemoteURLConfigurationTests {

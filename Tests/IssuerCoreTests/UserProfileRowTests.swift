@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The one way a user is read from the database (`UserProfile(row:)`), and the store that
-/// answers `/userinfo`'s user (SPEC §3.6).
+/// answers `/userinfo`'s user (docs/reference.md, "UserInfo").
 @Suite("User rows (SPEC §4.1, §3.6)")
 struct UserProfileRowTests {
     static func migratedPool() async throws -> ConnectionPool {

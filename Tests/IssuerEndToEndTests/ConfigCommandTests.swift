@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// SPEC §6: `issuer --version`, `issuer config check` and `issuer config reference`, run as an
+/// docs/reference.md, "Admin CLI": `issuer --version`, `issuer config check` and `issuer config reference`, run as an
 /// operator runs them.
 @Suite("issuer --version and issuer config, end to end")
 struct ConfigCommandTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// SPEC §2 `ISSUER_OPS_PORT`, §3.9, through the real binary: two listeners in one process that
+/// docs/reference.md, "Configuration" `ISSUER_OPS_PORT`, docs/reference.md, "Operations", through the real binary: two listeners in one process that
 /// start and stop together.
 @Suite("issuer serve with a management port, end to end")
 struct ManagementPortServeTests {

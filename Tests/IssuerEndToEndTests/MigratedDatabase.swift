@@ -3,7 +3,7 @@ import Postgres
 import Testing
 import TestSupport
 
-/// A fresh database migrated by the built `issuer migrate` (SPEC §6), for the operator commands'
+/// A fresh database migrated by the built `issuer migrate` (docs/reference.md, "Admin CLI"), for the operator commands'
 /// tests, with a pool on it for the rows the test writes and reads itself.
 enum MigratedDatabase {
     /// Runs `body` with the database's connection string and a pool on it; closes the pool

@@ -200,7 +200,7 @@ struct AccountDeletionTests {
                 let (access, refresh) = (tokens["access_token"] as? String, tokens["refresh_token"] as? String)
                 let answer = await WithinBound.result(seconds: 45) { try await Self.delete(client, access, refreshToken: refresh).status }
                 #expect(try answer?.get() == .noContent)
-                // SPEC: about 2 s. Bounded generously for a loaded machine: what matters is that
+                // docs/reference.md, "Account deletion": about 2 s. Bounded generously for a loaded machine: what matters is that
                 // the answer did not wait out Apple's 60 s hang.
                 #expect(ContinuousClock.now - started < .seconds(30))
                 #expect(try await AppleTestRig.eventually {

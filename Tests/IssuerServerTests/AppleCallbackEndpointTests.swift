@@ -10,7 +10,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// The callback Apple posts back to in the hosted flow (SPEC §3.7).
+/// The callback Apple posts back to in the hosted flow (docs/reference.md, "Hosted sign-in").
 @Suite("The Apple callback (SPEC §3.7)")
 struct AppleCallbackEndpointTests {
     @Test("callback refusals: tampered, expired and other-fleet states are pages; bundle-ID tokens and Apple's cancel are access_denied")

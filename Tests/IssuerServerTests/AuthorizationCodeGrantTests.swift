@@ -10,7 +10,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// POST /oauth2/token with grant_type=authorization_code: the code the hosted flow (SPEC §3.7)
+/// POST /oauth2/token with grant_type=authorization_code: the code the hosted flow (docs/reference.md, "Hosted sign-in")
 /// hands out redeems once, for its client, redirect URI and PKCE verifier.
 @Suite("The authorization_code grant (SPEC §3.7, RFC 7636)")
 struct AuthorizationCodeGrantTests {

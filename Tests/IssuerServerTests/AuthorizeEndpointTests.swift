@@ -10,7 +10,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// GET /oauth2/authorize, the hosted flow's first step (SPEC §3.7).
+/// GET /oauth2/authorize, the hosted flow's first step (docs/reference.md, "Hosted sign-in").
 @Suite("/oauth2/authorize (SPEC §3.7)")
 struct AuthorizeEndpointTests {
     @Test("authorize errors: a page before the redirect URI is trusted, a redirect with state after", arguments: [

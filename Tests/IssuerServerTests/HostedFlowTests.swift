@@ -10,7 +10,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// SPEC §3.7 end to end in process: authorize → Apple (faked) → callback → code → tokens.
+/// docs/reference.md, "Hosted sign-in" end to end in process: authorize → Apple (faked) → callback → code → tokens.
 @Suite("Hosted Authorization Code flow (SPEC §3.7)")
 struct HostedFlowTests {
     static let servicesID = "com.example.web"

@@ -8,7 +8,7 @@ import Postgres
 import Testing
 import TestSupport
 
-/// SPEC §3.1 and §7: what a client sends is bounded before it is verified, stored or signed.
+/// docs/reference.md, "Native sign-in" and "Faults and bad input": what a client sends is bounded before it is verified, stored or signed.
 @Suite("Bounds on client input (SPEC §3.1, §7)")
 struct InputBoundsTests {
     static let longName = String(repeating: "A", count: 60 * 1024)
@@ -94,7 +94,7 @@ struct InputBoundsTests {
     }
 }
 
-/// SPEC §2 `apple_audiences`: a client limited to some bundle IDs refuses Apple tokens for others.
+/// docs/reference.md, "Configuration" `apple_audiences`: a client limited to some bundle IDs refuses Apple tokens for others.
 @Suite("A client's apple_audiences in the native exchange (SPEC §2)")
 struct AppleAudienceBindingTests {
     @Test("a token for a bundle ID outside the client's apple_audiences is invalid_grant; one inside is accepted")

@@ -5,7 +5,7 @@ import IssuerCore
 import Testing
 import TestSupport
 
-/// SPEC §7: whatever Apple's JWKS endpoint answers is a JWK Set or a failed fetch, within one
+/// docs/reference.md, "Faults and bad input": whatever Apple's JWKS endpoint answers is a JWK Set or a failed fetch, within one
 /// deadline for the whole exchange, and never a crash. A hand-written loopback server plays the
 /// misbehaving endpoint.
 @Suite("Remote fetches: one deadline, a cap, no redirects (SPEC §7)", .timeLimit(.minutes(1)))

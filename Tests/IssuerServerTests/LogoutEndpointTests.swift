@@ -8,7 +8,7 @@ import JOSE
 import Testing
 import TestSupport
 
-/// SPEC §3.11: RP-Initiated Logout 1.0 at `/oauth2/logout`.
+/// docs/reference.md, "Sign-out": RP-Initiated Logout 1.0 at `/oauth2/logout`.
 @Suite("GET/POST /oauth2/logout (SPEC §3.11)")
 struct LogoutEndpointTests {
     /// Signs in natively; answers the ID token and the refresh token.

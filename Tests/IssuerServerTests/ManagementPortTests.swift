@@ -7,7 +7,7 @@ import IssuerServer
 import Testing
 import TestSupport
 
-/// SPEC §2 `ISSUER_OPS_PORT` and §3.9: with a management port, the operations endpoints are
+/// docs/reference.md, "Configuration" `ISSUER_OPS_PORT` and docs/reference.md, "Operations": with a management port, the operations endpoints are
 /// served only on the management listener and the main listener answers 404 for them.
 @Suite("The management port")
 struct ManagementPortTests {

@@ -7,7 +7,7 @@ import IssuerServer
 import Testing
 import TestSupport
 
-/// The Prometheus metrics endpoint (SPEC §3.9).
+/// The Prometheus metrics endpoint (docs/reference.md, "Operations").
 @Suite("/metrics")
 struct MetricsEndpointTests {
     @Test("/metrics counts requests by route and status, with latency histograms and pool use")

@@ -5,7 +5,7 @@ import NIOEmbedded
 import NIOHTTP1
 import Testing
 
-/// SPEC §7's request-read deadline as the connection's handlers keep it, on a virtual clock:
+/// the request-read deadline as the connection's handlers keep it (docs/reference.md, "Faults and bad input"), on a virtual clock:
 /// the client owes a complete request within the limit of the connection opening and of each
 /// answer, and owes nothing while the server works.
 @Suite("Request-read deadline")

@@ -8,7 +8,7 @@ import Postgres
 import Testing
 import TestSupport
 
-/// The liveness and readiness probes (SPEC §3.9).
+/// The liveness and readiness probes (docs/reference.md, "Operations").
 @Suite("/healthz and /readyz")
 struct ReadinessEndpointTests {
     @Test("/healthz answers 200 and /readyz 200 while the database answers")

@@ -94,7 +94,7 @@ actor IssuerTokenVerifier {
 import HummingbirdTesting
 import Testing
 
-/// docs/resource-servers.md's Swift verifier, run against an in-process issuer (SPEC §4.1,
+/// docs/resource-servers.md's Swift verifier, run against an in-process issuer (docs/reference.md, "Access tokens",
 /// RFC 9068 §4): it accepts the access tokens Issuer mints and refuses everything the page says
 /// it refuses.
 @Suite("docs/resource-servers.md: the Swift verifier")

@@ -7,7 +7,7 @@ import IssuerCore
 import Testing
 import TestSupport
 
-/// ARCHITECTURE §1 and SPEC §7: one route table drives registration, 405/Allow, rate limits and
+/// docs/design.md, "One route table" and docs/reference.md, "Faults and bad input": one route table drives registration, 405/Allow, rate limits and
 /// error shapes, and a route is one route however its path is spelled.
 @Suite("The route table")
 struct RouteTableTests {

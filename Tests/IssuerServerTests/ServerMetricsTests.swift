@@ -1,7 +1,7 @@
 @testable import IssuerServer
 import Testing
 
-/// SPEC §3.9's request metrics, recorded straight into a registry.
+/// the request metrics (docs/reference.md, "Operations"), recorded straight into a registry.
 @Suite("Server metrics")
 struct ServerMetricsTests {
     static func exposition(_ metrics: ServerMetrics) -> String {

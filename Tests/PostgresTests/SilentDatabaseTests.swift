@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// SPEC §7, "the database going silent": packets dropped, nothing refused. The proxy's kernel
+/// docs/reference.md, "Faults and bad input", "the database going silent": packets dropped, nothing refused. The proxy's kernel
 /// keeps acknowledging what the client sends, so only the pool's own deadline can notice.
 @Suite("A database that goes silent")
 struct SilentDatabaseTests {

@@ -5,7 +5,7 @@ import Foundation
 import Postgres
 import Synchronization
 
-/// A TCP proxy in front of a PostgreSQL server that can go silent (SPEC §7, "the database going
+/// A TCP proxy in front of a PostgreSQL server that can go silent (docs/reference.md, "Faults and bad input", "the database going
 /// silent"): `freeze()` stops moving bytes in both directions without closing anything, as a
 /// network partition that drops packets would, except that this process's kernel still
 /// acknowledges what the client sends — so TCP keepalives alone never notice, and only the

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A client that sends a request very slowly, as a "slowloris" attacker does, to test that the
-/// server closes connections that do not deliver a complete request in time (SPEC §7).
+/// server closes connections that do not deliver a complete request in time (docs/reference.md, "Faults and bad input").
 ///
 /// Raw sockets on purpose: an HTTP client library sends a request whole, and what is under test
 /// here is a request that never arrives whole. Ordinary requests go through `TestHTTP`.

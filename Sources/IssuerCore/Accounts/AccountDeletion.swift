@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Postgres
 
-/// Deletes an account as SPEC §3.8 says: in one transaction, the user's data, identities and
+/// Deletes an account as docs/reference.md, "Account deletion" says: in one transaction, the user's data, identities and
 /// every session (with their refresh tokens) go, an audit record (internal id, when, why; nothing
 /// personal) is written, and every Apple refresh token held is queued for revocation at Apple.
 /// After the commit the revocations are tried at once, waiting at most `immediateTimeout`;
@@ -13,11 +13,11 @@ import Postgres
 public struct AccountDeletion: Sendable {
     /// Why an account was deleted, as the audit record keeps it.
     public enum Reason: String, Sendable {
-        /// SPEC §3.8: the user, through `DELETE /account`.
+        /// docs/reference.md, "Account deletion": the user, through `DELETE /account`.
         case userRequest = "user request"
-        /// SPEC §6: an operator, with `issuer users delete`.
+        /// docs/reference.md, "Admin CLI": an operator, with `issuer users delete`.
         case operatorRequest = "operator request"
-        /// SPEC §3.10: Apple's `account-delete` notification.
+        /// docs/reference.md, "Apple notifications": Apple's `account-delete` notification.
         case appleAccountDeleted = "apple account deleted"
     }
 
@@ -37,7 +37,7 @@ public struct AccountDeletion: Sendable {
     private let events: any AccountEvents
     private let immediateTimeout: Duration
 
-    /// - Parameter immediateTimeout: SPEC §3.8: the answer waits on Apple for about 2 seconds at most.
+    /// - Parameter immediateTimeout: docs/reference.md, "Account deletion": the answer waits on Apple for about 2 seconds at most.
     public init(
         pool: ConnectionPool, clock: any WallClock, revocations: AppleRevocationQueue, events: any AccountEvents,
         immediateTimeout: Duration = .seconds(2)

@@ -1,4 +1,4 @@
-/// Where account and Apple-custody events are counted (SPEC §3.9 `/metrics`, §3.8, §3.10). The
+/// Where account and Apple-custody events are counted (docs/reference.md, "Operations" `/metrics`, docs/reference.md, "Apple token custody" and "Apple notifications"). The
 /// server's metrics implement it; the core only reports.
 public protocol AccountEvents: Sendable {
     /// An account was deleted; `reason` is `AccountDeletion.Reason.rawValue`.

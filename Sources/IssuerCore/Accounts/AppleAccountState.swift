@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
 
-/// What `issuer users show` tells of a user's Apple side (SPEC §6, §3.10): whether Apple's relay
+/// What `issuer users show` tells of a user's Apple side (docs/reference.md, "Admin CLI" and "Apple notifications"): whether Apple's relay
 /// forwards e-mail, and which Apple tokens are held (never the tokens themselves).
 public struct AppleAccountState: Sendable {
     /// `enabled` or `disabled` as Apple last said; nil when Apple never said.

@@ -1,11 +1,11 @@
 import Foundation
 import JOSE
 
-/// One server-to-server notification from Apple (SPEC §3.10), its signature already verified:
+/// One server-to-server notification from Apple (docs/reference.md, "Apple notifications"), its signature already verified:
 /// the JWT's `iss`, `aud`, `iat`, `exp`, `jti`, and its `events` claim, which Apple sends as a
 /// JSON object or as a string holding one.
 struct AppleNotificationEvent: Sendable, Equatable {
-    /// What happened; SPEC §3.10's table.
+    /// What happened; the table (docs/reference.md, "Apple notifications").
     enum Kind: Sendable, Equatable {
         case emailDisabled
         case emailEnabled
@@ -54,7 +54,7 @@ struct AppleNotificationEvent: Sendable, Equatable {
     /// `jti` could be forgotten and it could apply twice.
     static let maximumAge: TimeInterval = 7 * 24 * 3600
 
-    /// Checks the claims (SPEC §3.10: `iss`, `aud` one of `audiences`, `iat` not in the future and
+    /// Checks the claims (docs/reference.md, "Apple notifications": `iss`, `aud` one of `audiences`, `iat` not in the future and
     /// at most `maximumAge` old, `exp` when present not passed, with `leeway`) and reads the event.
     init(payload: Data, issuer: String, audiences: Set<String>, now: Date, leeway: TimeInterval) throws {
         guard let claims = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else {

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Postgres
 
-/// SPEC §3.10: applies Apple's server-to-server notifications. The payload is verified like an
-/// identity token, through the same cache of Apple's keys (ARCHITECTURE §6); each event is
+/// docs/reference.md, "Apple notifications": applies Apple's server-to-server notifications. The payload is verified like an
+/// identity token, through the same cache of Apple's keys (docs/design.md, "Apple and remote parties"); each event is
 /// applied once per `jti`, in the same transaction that records the `jti`, so a redelivery or
 /// two processes receiving the same event change nothing twice.
 public struct AppleNotifications: Sendable {

@@ -3,7 +3,7 @@ import Foundation
 import JOSE
 import Synchronization
 
-/// The client secret Apple's token and revoke endpoints require (SPEC §3.8; Apple, "Creating a
+/// The client secret Apple's token and revoke endpoints require (docs/reference.md, "Apple token custody"; Apple, "Creating a
 /// client secret"): an ES256 JWT with header `kid` = the key id, and claims `iss` = the team id,
 /// `iat`, `exp` (at most six months later), `aud` = `https://appleid.apple.com` and `sub` = the
 /// `client_id` it is sent with (the bundle ID for native codes, the Services ID for web codes).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Posts a form to one of Apple's endpoints (`ISSUER_APPLE_TOKEN_URL`, `ISSUER_APPLE_REVOKE_URL`).
-/// The server implements it over HTTP under SPEC §7's rules (one deadline for the whole exchange,
+/// The server implements it over HTTP under the rules (docs/reference.md, "Faults and bad input") (one deadline for the whole exchange,
 /// a body cap, no redirects); keeping HTTP out of the core, as `JWKSFetcher` does, keeps the
 /// custody and revocation rules testable on their own.
 public protocol AppleHTTPTransport: Sendable {

@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import Postgres
 
-/// Apple refresh tokens waiting to be revoked at Apple after their account was deleted (SPEC §3.8).
+/// Apple refresh tokens waiting to be revoked at Apple after their account was deleted (docs/reference.md, "Account deletion").
 /// Each is a row, queued in the deletion's own transaction, so a crash or an Apple outage loses
-/// none (ARCHITECTURE §6). Any process may send one: a row is claimed with
+/// none (docs/design.md, "Apple and remote parties"). Any process may send one: a row is claimed with
 /// `FOR UPDATE SKIP LOCKED` and its next attempt pushed past the send's deadline (`lease`), so two
 /// processes never send the same revocation at once. Retries back off up to a day between tries,
 /// and end when Apple accepts the revocation or answers that the token is already invalid.
@@ -42,7 +42,7 @@ public struct AppleRevocationQueue: Sendable {
 
     /// How long a claimed row is left alone: longer than any send's deadline.
     public static let lease: TimeInterval = 60
-    /// SPEC §3.8: backoff grows to at most a day between tries.
+    /// docs/reference.md, "Account deletion": backoff grows to at most a day between tries.
     public static let maximumBackoff: TimeInterval = 24 * 3600
     /// Rows claimed per worker pass.
     public static let batchSize = 20
@@ -169,7 +169,7 @@ public struct AppleRevocationQueue: Sendable {
             """, [now.addingTimeInterval(-finishedRetention.timeInterval)])
     }
 
-    /// Revocations not yet finished (SPEC §3.9 queue depth).
+    /// Revocations not yet finished (docs/reference.md, "Operations" queue depth).
     public func depth() async throws -> Int {
         try await pool.query("SELECT count(*) FROM apple_revocations WHERE finished_at IS NULL").single?.decode(Int.self, at: 0) ?? 0
     }

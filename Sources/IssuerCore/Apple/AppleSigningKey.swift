@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// The Sign in with Apple private key (`ISSUER_APPLE_PRIVATE_KEY_FILE`, the `.p8` Apple issues:
-/// a PKCS#8 PEM P-256 key) that signs the ES256 client secret of SPEC §3.8. Read once at start.
+/// a PKCS#8 PEM P-256 key) that signs the ES256 client secret (docs/reference.md, "Apple token custody"). Read once at start.
 ///
 /// Kept as raw bytes, rebuilt into a swift-crypto key to sign: its key types are not `Sendable`
 /// on every platform. Its description never shows the key.

@@ -1,8 +1,8 @@
 import Foundation
 
 extension AppleTokenAPI {
-    /// Apple's token and revoke endpoints (SPEC §3.8) called with the developer credentials
-    /// `ISSUER_APPLE_TEAM_ID`, `ISSUER_APPLE_KEY_ID` and `ISSUER_APPLE_PRIVATE_KEY_FILE` (SPEC §2),
+    /// Apple's token and revoke endpoints (docs/reference.md, "Apple token custody") called with the developer credentials
+    /// `ISSUER_APPLE_TEAM_ID`, `ISSUER_APPLE_KEY_ID` and `ISSUER_APPLE_PRIVATE_KEY_FILE` (docs/reference.md, "Configuration"),
     /// whose client secret is dated by `clock`.
     public init(
         credentials: Configuration.AppleCredentials, transport: any AppleHTTPTransport, tokenURL: URL, revokeURL: URL,

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Apple's token and revoke endpoints, as SPEC §3.8 uses them: redeem an authorization code for a
+/// Apple's token and revoke endpoints, as docs/reference.md, "Apple token custody" uses them: redeem an authorization code for a
 /// refresh token, and revoke a refresh token. Every answer is classified, none thrown: a remote
-/// party's failure is an outcome to log and retry, never an error that escapes (SPEC §7).
+/// party's failure is an outcome to log and retry, never an error that escapes (docs/reference.md, "Faults and bad input").
 public struct AppleTokenAPI: Sendable {
     /// How a redemption ended.
     public enum Redemption: Sendable, Equatable {

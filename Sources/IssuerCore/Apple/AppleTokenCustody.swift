@@ -2,11 +2,11 @@ import Foundation
 import Logging
 import Postgres
 
-/// Holds the user's Apple refresh token (SPEC §3.8), so that deleting the account can revoke it
+/// Holds the user's Apple refresh token (docs/reference.md, "Apple token custody"), so that deleting the account can revoke it
 /// at Apple as the App Store requires. Both sign-ins that receive Apple's one-time authorization
 /// code call `custody(authorizationCode:clientID:userID:redirectURI:logger:)`: the native exchange
-/// (SPEC §3.1, `client_id` = the identity token's `aud`, the bundle ID) and the hosted callback
-/// (SPEC §3.7, the Services ID and the callback's `redirect_uri`).
+/// (docs/reference.md, "Native sign-in", `client_id` = the identity token's `aud`, the bundle ID) and the hosted callback
+/// (docs/reference.md, "Hosted sign-in", the Services ID and the callback's `redirect_uri`).
 ///
 /// The code is redeemed at once with a short timeout; whatever Apple answers, the sign-in goes on.
 /// A code Apple could not redeem (unreachable, 5xx) is kept, sealed, in the database and retried by
@@ -15,7 +15,7 @@ import Postgres
 public struct AppleTokenCustody: Sendable {
     /// Apple's authorization codes are valid for five minutes.
     public static let codeLifetime: Duration = .seconds(300)
-    /// SPEC §3.1: Apple's code is at most this long; longer is `invalid_request`.
+    /// docs/reference.md, "Native sign-in": Apple's code is at most this long; longer is `invalid_request`.
     public static let maximumCodeLength = 1024
     /// Rows claimed per worker pass, and how long a claimed one is left alone.
     static let batchSize = 20
@@ -53,7 +53,7 @@ public struct AppleTokenCustody: Sendable {
     public var isConfigured: Bool { api != nil }
 
     /// Redeems Apple's code for `userID` and keeps the refresh token, or queues the code for the
-    /// background worker. Never throws and never fails the sign-in (SPEC §3.8).
+    /// background worker. Never throws and never fails the sign-in (docs/reference.md, "Apple token custody").
     /// - Parameters:
     ///   - clientID: the Apple `client_id` the code was issued to: the identity token's `aud`.
     ///   - redirectURI: the `redirect_uri` Apple sent the code to, for web codes; nil for native ones.

@@ -2,13 +2,13 @@ import Crypto
 import Foundation
 
 /// Seals what Apple hands the issuer (refresh tokens, pending authorization codes) before it
-/// touches the database (SPEC §3.8, ARCHITECTURE §6): AES-256-GCM under an HKDF subkey of the
+/// touches the database (docs/reference.md, "Apple token custody", docs/design.md, "Apple and remote parties"): AES-256-GCM under an HKDF subkey of the
 /// server secret, one label per kind, with the user id as associated data, so a database dump
 /// reveals nothing and a row moved to another user does not open.
 public struct AppleTokenVault: Sendable {
     /// What is sealed; each has its own subkey.
     public enum Kind: String, Sendable {
-        /// Apple's refresh token, held until the account is deleted (SPEC §3.8).
+        /// Apple's refresh token, held until the account is deleted (docs/reference.md, "Apple token custody").
         case refreshToken = "apple-refresh-token"
         /// Apple's one-time code, held while its redemption is retried (5 minutes at most).
         case authorizationCode = "apple-authorization-code"
@@ -16,7 +16,7 @@ public struct AppleTokenVault: Sendable {
 
     private let secret: ServerSecret
 
-    /// Subkeys come from `secret` (SPEC §2 `ISSUER_SECRET`).
+    /// Subkeys come from `secret` (docs/reference.md, "Configuration" `ISSUER_SECRET`).
     public init(secret: ServerSecret) {
         self.secret = secret
     }

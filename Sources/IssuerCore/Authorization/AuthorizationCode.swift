@@ -1,7 +1,7 @@
-/// A one-time authorization code (RFC 6749 §4.1.2, SPEC §3.7): 256 random bits, opaque, stored
+/// A one-time authorization code (RFC 6749 §4.1.2, docs/reference.md, "Hosted sign-in"): 256 random bits, opaque, stored
 /// only as its SHA-256, like a refresh token; the plain value exists only in the redirect.
 public struct AuthorizationCode: Sendable, Equatable {
-    /// SPEC §3.7: a code is good for 60 seconds.
+    /// docs/reference.md, "Hosted sign-in": a code is good for 60 seconds.
     public static let lifetime: Duration = .seconds(60)
 
     /// The code as the client receives it.

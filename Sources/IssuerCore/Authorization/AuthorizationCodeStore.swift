@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
 
-/// Redeems authorization codes (SPEC §3.7) with the database deciding: one statement consumes
+/// Redeems authorization codes (docs/reference.md, "Hosted sign-in") with the database deciding: one statement consumes
 /// the code only if it is unspent, unexpired and presented with its own client, redirect URI and
 /// PKCE verifier, and in the same statement stores the session's first refresh token. Two
 /// concurrent redemptions serialize on the code's row; exactly one gets a row back.

@@ -1,5 +1,5 @@
 extension AuthorizationRequest {
-    /// The verdict on a request to the authorization endpoint (RFC 6749 §4.1.2.1, SPEC §3.7).
+    /// The verdict on a request to the authorization endpoint (RFC 6749 §4.1.2.1, docs/reference.md, "Hosted sign-in").
     public enum Verdict: Sendable, Equatable {
         /// Valid: send the browser to Apple.
         case valid(AuthorizationRequest)
@@ -10,7 +10,7 @@ extension AuthorizationRequest {
         case redirect(redirectURI: String, error: OAuthError.Code, description: String, state: String?)
     }
 
-    /// SPEC §3.7: `state` and `nonce` are echoed, so they are bounded.
+    /// docs/reference.md, "Hosted sign-in": `state` and `nonce` are echoed, so they are bounded.
     public static let maximumStateLength = 1024
 
     /// Checks the parameters in RFC 6749 §4.1.2.1's order: the client and the exact redirect URI

@@ -2,13 +2,13 @@ import Crypto
 import Foundation
 import JOSE
 
-/// What travels through Apple as the `state` of the hosted flow (SPEC §3.7): the client's
+/// What travels through Apple as the `state` of the hosted flow (docs/reference.md, "Hosted sign-in"): the client's
 /// request, the nonce we gave Apple, and an expiry, sealed with AES-GCM under the server
 /// secret's `hosted-flow-state` subkey. Sealed, not stored: any process of the fleet opens it
 /// (they share the secret), nothing is written before the user comes back, and neither the
 /// browser nor Apple can read or alter it.
 public struct AuthorizationState: Codable, Sendable, Equatable {
-    /// SPEC §3.7: a state is good for 10 minutes.
+    /// docs/reference.md, "Hosted sign-in": a state is good for 10 minutes.
     public static let lifetime: Duration = .seconds(600)
 
     /// The client's request, validated.
@@ -34,7 +34,7 @@ public struct AuthorizationState: Codable, Sendable, Equatable {
     }
 }
 
-/// Seals and opens `AuthorizationState` values (SPEC §3.7).
+/// Seals and opens `AuthorizationState` values (docs/reference.md, "Hosted sign-in").
 public struct AuthorizationStateSealer: Sendable {
     /// Why a state was refused; none of it is shown to the browser beyond "invalid or expired".
     public enum Failure: Error, Equatable {

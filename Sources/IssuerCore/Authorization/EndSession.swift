@@ -2,7 +2,7 @@ import Foundation
 import JOSE
 import Logging
 
-/// RP-Initiated Logout 1.0 (SPEC §3.11) without HTTP: checks `id_token_hint`, `client_id` and
+/// RP-Initiated Logout 1.0 (docs/reference.md, "Sign-out") without HTTP: checks `id_token_hint`, `client_id` and
 /// `post_logout_redirect_uri`, revokes the hinted session, and says where the browser goes.
 ///
 /// Everything is checked before anything is revoked, so a refused request changes nothing; and

@@ -2,7 +2,7 @@ import Foundation
 import JOSE
 import Logging
 
-/// The hosted Authorization Code flow through Sign in with Apple on the web (SPEC §3.7), without
+/// The hosted Authorization Code flow through Sign in with Apple on the web (docs/reference.md, "Hosted sign-in"), without
 /// HTTP: the authorization endpoint's decision (send the browser to Apple, show a page, or
 /// redirect an error to the client) and the callback's (verify Apple's form post, sign in, and
 /// redirect the client with a one-time code).
@@ -16,7 +16,7 @@ public struct HostedSignIn: Sendable {
         case page(status: Int, message: String)
     }
 
-    /// The Apple side of the flow (SPEC §2).
+    /// The Apple side of the flow (docs/reference.md, "Configuration").
     public struct Apple: Sendable {
         /// `ISSUER_APPLE_SERVICES_ID`: the `client_id` sent to Apple and the only audience accepted back.
         public var servicesID: String
@@ -25,7 +25,7 @@ public struct HostedSignIn: Sendable {
         /// Where Apple posts back: `ISSUER_URL` + `/auth/apple/callback`.
         public var callbackURL: String
 
-        /// The three values of SPEC §2 and §3.7.
+        /// The three values (docs/reference.md, "Configuration" and "Hosted sign-in").
         public init(servicesID: String, authorizeURL: String, callbackURL: String) {
             self.servicesID = servicesID
             self.authorizeURL = authorizeURL
@@ -33,7 +33,7 @@ public struct HostedSignIn: Sendable {
         }
     }
 
-    /// What the callback hands to whoever keeps Apple's tokens (SPEC §3.8): Apple's one-time
+    /// What the callback hands to whoever keeps Apple's tokens (docs/reference.md, "Apple token custody"): Apple's one-time
     /// authorization code, the `client_id` it was issued to (the Services ID) and our user.
     public typealias AppleCodeHandler = @Sendable (_ code: String, _ clientID: String, _ userID: UUID, _ logger: Logger) async -> Void
 

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import JOSE
 
-/// RFC 7636 Proof Key for Code Exchange, `S256` only (SPEC §3.7: `plain` is refused, RFC 9700
+/// RFC 7636 Proof Key for Code Exchange, `S256` only (docs/reference.md, "Hosted sign-in": `plain` is refused, RFC 9700
 /// §2.1.1).
 public enum PKCE {
     /// The one method accepted.

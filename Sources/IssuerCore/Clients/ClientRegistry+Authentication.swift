@@ -1,6 +1,6 @@
 extension ClientRegistry {
     /// RFC 6749 §2.3, §3.2.1: the client a token, exchange or revocation request comes from. Our
-    /// clients are public (SPEC §2: no secret, PKCE-bound), so naming a registered `client_id` is
+    /// clients are public (docs/reference.md, "Configuration": no secret, PKCE-bound), so naming a registered `client_id` is
     /// all a request can present; what a client may then do (scopes, redirect URIs, Apple
     /// audiences) each grant checks against the answered `OAuthClient`.
     ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The clients of `ISSUER_CLIENTS_FILE` (SPEC §2), or the built-in default client.
+/// The clients of `ISSUER_CLIENTS_FILE` (docs/reference.md, "Configuration"), or the built-in default client.
 public struct ClientRegistry: Sendable, Equatable {
     /// Why a clients file was refused.
     public struct Problem: Error, CustomStringConvertible {
@@ -11,7 +11,7 @@ public struct ClientRegistry: Sendable, Equatable {
     /// In file order; every `client_id` is unique.
     public let clients: [OAuthClient]
 
-    /// SPEC §2: one client `clanboards-mobile` when no file is configured.
+    /// docs/reference.md, "Configuration": one client `clanboards-mobile` when no file is configured.
     public static let `default` = ClientRegistry(uncheckedClients: [
         OAuthClient(
             clientID: "clanboards-mobile",
@@ -20,7 +20,7 @@ public struct ClientRegistry: Sendable, Equatable {
             scopes: ["openid", "email", "profile", "offline_access"]),
     ])
 
-    /// The client a request names when it names none (SPEC §3.1): the first one registered.
+    /// The client a request names when it names none (docs/reference.md, "Native sign-in"): the first one registered.
     public var defaultClient: OAuthClient { clients[0] }
 
     private init(uncheckedClients: [OAuthClient]) {
@@ -45,7 +45,7 @@ public struct ClientRegistry: Sendable, Equatable {
                     throw Problem(description: "client '\(client.clientID)' has an invalid redirect URI '\(uri)'")
                 }
             }
-            // SPEC §2: a sign-out URI never receives a code, so no URI may be in both lists.
+            // docs/reference.md, "Configuration": a sign-out URI never receives a code, so no URI may be in both lists.
             if let shared = client.redirectURIs.first(where: client.postLogoutRedirectURIs.contains) {
                 throw Problem(description: "client '\(client.clientID)' lists '\(shared)' as both a redirect URI and a post-logout redirect URI")
             }

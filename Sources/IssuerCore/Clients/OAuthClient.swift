@@ -1,5 +1,5 @@
 /// A registered public client (RFC 6749 §2.1): no secret, bound to PKCE and to its exact
-/// redirect URIs (RFC 8252 §8.4, RFC 9700 §2.1). SPEC §2 `ISSUER_CLIENTS_FILE`.
+/// redirect URIs (RFC 8252 §8.4, RFC 9700 §2.1). docs/reference.md, "Configuration" `ISSUER_CLIENTS_FILE`.
 public struct OAuthClient: Sendable, Equatable, Codable {
     /// RFC 6749 §2.2 `client_id`: unique within the registry.
     public var clientID: String
@@ -11,7 +11,7 @@ public struct OAuthClient: Sendable, Equatable, Codable {
     /// The scopes this client may ask for (RFC 6749 §3.3).
     public var scopes: [String]
     /// The Apple audiences (bundle IDs, Services ID) whose identity tokens this client may use;
-    /// nil: any configured one (SPEC §2).
+    /// nil: any configured one (docs/reference.md, "Configuration").
     public var appleAudiences: [String]?
 
     enum CodingKeys: String, CodingKey {
@@ -34,7 +34,7 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         self.appleAudiences = appleAudiences
     }
 
-    /// SPEC §2: `post_logout_redirect_uris` and `apple_audiences` are optional; a member of the
+    /// docs/reference.md, "Configuration": `post_logout_redirect_uris` and `apple_audiences` are optional; a member of the
     /// wrong type is an error, not ignored.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -45,7 +45,7 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         appleAudiences = try container.decodeIfPresent([String].self, forKey: .appleAudiences)
     }
 
-    /// Whether this client may use an Apple identity token issued for `audience` (SPEC §2).
+    /// Whether this client may use an Apple identity token issued for `audience` (docs/reference.md, "Configuration").
     public func accepts(appleAudience audience: String) -> Bool {
         appleAudiences.map { $0.contains(audience) } ?? true
     }

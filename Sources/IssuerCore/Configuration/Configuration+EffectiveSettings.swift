@@ -1,7 +1,7 @@
 import Foundation
 
 extension Configuration {
-    /// What `issuer config check` prints (SPEC §6): each setting of the table with the value in
+    /// What `issuer config check` prints (docs/reference.md, "Admin CLI"): each setting of the table with the value in
     /// effect, nil when unset. Secrets are never shown, only whether they are set.
     public var effectiveSettings: [(setting: ConfigurationSetting, value: String?)] {
         let values = effectiveValues

@@ -2,25 +2,25 @@ import Foundation
 import Logging
 import Postgres
 
-/// Every setting of SPEC §2, validated. Built once at start from the environment with the
+/// Every setting (docs/reference.md, "Configuration"), validated. Built once at start from the environment with the
 /// command line's flags laid over it; nothing reads the environment after that.
 public struct Configuration: Sendable {
-    /// SPEC §2: the `iss` of every token, exactly as configured.
+    /// docs/reference.md, "Configuration": the `iss` of every token, exactly as configured.
     public var issuerURL: URL
     /// ISSUER_HOST: the address to listen on.
     public var host: String
     /// ISSUER_PORT: the port to listen on.
     public var port: Int
-    /// ISSUER_OPS_HOST: where the management listener listens (SPEC §2, §3.9); `host` by default.
+    /// ISSUER_OPS_HOST: where the management listener listens (docs/reference.md, "Configuration" and "Operations"); `host` by default.
     public var operationsHost: String
     /// ISSUER_OPS_PORT: the management listener's port; nil serves the operations endpoints on
-    /// the main listener (SPEC §3.9).
+    /// the main listener (docs/reference.md, "Operations").
     public var operationsPort: Int?
-    /// A libpq connection URI, which may hold a password; nil selects the embedded default (SPEC §8).
+    /// A libpq connection URI, which may hold a password; nil selects the embedded default (docs/reference.md, "The embedded database").
     public var databaseURL: Secret<String>?
     /// ISSUER_DATABASE_POOL_SIZE: connections per process.
     public var databasePoolSize: Int
-    /// ISSUER_KEYS_DIR: the signing key ring (SPEC §5).
+    /// ISSUER_KEYS_DIR: the signing key ring (docs/reference.md, "Signing keys").
     public var keysDirectory: URL
     /// ISSUER_KEYS_RELOAD_SECONDS: how often a running server re-reads the key ring.
     public var keysReloadInterval: Duration
@@ -39,7 +39,7 @@ public struct Configuration: Sendable {
     /// ISSUER_APPLE_REQUIRE_NONCE: refuse an exchange that carries no nonce.
     public var appleRequireNonce: Bool
     /// ISSUER_APPLE_ACCEPT_UNHASHED_NONCE: also accept a token whose `nonce` claim is the raw
-    /// nonce (SPEC §3.1; weaker, since the claim is readable in a stolen token).
+    /// nonce (docs/reference.md, "Native sign-in"; weaker, since the claim is readable in a stolen token).
     public var appleAcceptUnhashedNonce: Bool
     /// ISSUER_ACCESS_TOKEN_TTL (whole seconds): access token lifetime.
     public var accessTokenTTL: Duration
@@ -49,7 +49,7 @@ public struct Configuration: Sendable {
     public var refreshTokenTTL: Duration
     /// ISSUER_SESSION_MAX_AGE (whole seconds); no refresh extends a session past this.
     public var sessionMaxAge: Duration
-    /// ISSUER_REFRESH_REUSE_GRACE (whole seconds): how long a rotated refresh token is still honoured as a retry (SPEC §4.3).
+    /// ISSUER_REFRESH_REUSE_GRACE (whole seconds): how long a rotated refresh token is still honoured as a retry (docs/reference.md, "Refresh tokens and sessions").
     public var refreshReuseGrace: Duration
     /// The decoded `ISSUER_SECRET`; nil: generated once and kept in the database.
     public var secret: Secret<[UInt8]>?
@@ -76,7 +76,7 @@ public struct Configuration: Sendable {
         case json
     }
 
-    /// Apple developer credentials for redeeming and revoking Apple tokens (SPEC §3.8).
+    /// Apple developer credentials for redeeming and revoking Apple tokens (docs/reference.md, "Apple token custody").
     public struct AppleCredentials: Sendable, Equatable {
         /// ISSUER_APPLE_TEAM_ID: the Apple developer team.
         public var teamID: String
@@ -84,7 +84,7 @@ public struct Configuration: Sendable {
         public var keyID: String
         /// ISSUER_APPLE_PRIVATE_KEY_FILE: that private key, as Apple issued it (`.p8`).
         public var privateKeyFile: URL
-        /// The key in that file, read once at start (SPEC §2: unreadable or not P-256 stops the process).
+        /// The key in that file, read once at start (docs/reference.md, "Configuration": unreadable or not P-256 stops the process).
         public var signingKey: AppleSigningKey
     }
 
@@ -95,7 +95,7 @@ public struct Configuration: Sendable {
         return path
     }
 
-    /// Validates every setting; throws for the first bad one, in SPEC §2's order.
+    /// Validates every setting; throws for the first bad one, in the order (docs/reference.md, "Configuration").
     public init(environment: [String: String]) throws {
         let reader = ConfigurationReader(environment: try ConfigurationReader.resolvingSecretFiles(environment))
         issuerURL = try reader.url("ISSUER_URL", default: "http://127.0.0.1:8080")

@@ -1,5 +1,5 @@
 /// A setting with an unusable value. The process stops at start with this one line on stderr;
-/// it never runs half-configured (SPEC §2).
+/// it never runs half-configured (docs/reference.md, "Configuration").
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The environment variable, e.g. `ISSUER_PORT`.
     public let setting: String

@@ -1,7 +1,7 @@
 import Foundation
 
 extension ConfigurationReader {
-    /// `environment` with every secret's `_FILE` form (SPEC §2) replaced by the value read from
+    /// `environment` with every secret's `_FILE` form (docs/reference.md, "Configuration") replaced by the value read from
     /// that file, one trailing newline stripped, so the rest of the configuration sees one
     /// variable per setting whichever form was used.
     ///

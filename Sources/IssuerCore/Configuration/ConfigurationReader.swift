@@ -53,7 +53,7 @@ struct ConfigurationReader {
         return url
     }
 
-    /// SPEC §7: a URL the server fetches (Apple's endpoints) is `https`, or plain `http` to a
+    /// docs/reference.md, "Faults and bad input": a URL the server fetches (Apple's endpoints) is `https`, or plain `http` to a
     /// loopback address only, so a misconfiguration is refused at start, not sent in clear.
     func remoteURL(_ name: String, default fallback: String) throws -> URL {
         let url = try url(name, default: fallback)

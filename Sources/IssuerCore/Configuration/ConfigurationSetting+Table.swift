@@ -1,5 +1,5 @@
 extension ConfigurationSetting {
-    /// Every setting of SPEC §2, section by section in the reference's order. `Configuration`
+    /// Every setting (docs/reference.md, "Configuration"), section by section in the reference's order. `Configuration`
     /// enforces the rules written here; `ConfigurationReferenceTests` checks that each default
     /// written here is the one `Configuration` uses.
     public static let all: [ConfigurationSetting] = [

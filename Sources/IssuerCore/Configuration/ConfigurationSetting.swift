@@ -1,4 +1,4 @@
-/// One setting of SPEC §2: its environment variable, the `serve` flag that overrides it, whether
+/// One setting (docs/reference.md, "Configuration"): its environment variable, the `serve` flag that overrides it, whether
 /// its value is a secret that must never be echoed (not even in an error message), and what
 /// `docs/configuration.md` says about it. `ConfigurationSetting.all` is the settings table: the
 /// reference (`issuer config reference`), `issuer config check` and the flags all read it.
@@ -22,7 +22,7 @@ public struct ConfigurationSetting: Sendable, Hashable {
         String(variable.dropFirst("ISSUER_".count)).lowercased().replacingOccurrences(of: "_", with: "-")
     }
 
-    /// SPEC §2: a secret setting may instead be read from the file this variable names
+    /// docs/reference.md, "Configuration": a secret setting may instead be read from the file this variable names
     /// (`ISSUER_SECRET_FILE`), the container convention; `nil` for settings that are not secret.
     public var fileVariable: String? { isSecret ? variable + "_FILE" : nil }
 

@@ -12,7 +12,7 @@ public enum IssuerMigrations {
         })
     }
 
-    /// The migrations in `ISSUER_MIGRATIONS_DIR` when it is set, else the built-in ones (SPEC §2).
+    /// The migrations in `ISSUER_MIGRATIONS_DIR` when it is set, else the built-in ones (docs/reference.md, "Configuration").
     public static func selected(directory: URL?) throws -> [Migration] {
         if let directory {
             return try Migration.load(directory: directory)

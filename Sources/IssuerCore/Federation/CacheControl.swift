@@ -1,5 +1,5 @@
 /// A `Cache-Control` header value (RFC 9111 §5.2), parsed by a total function: whatever a remote
-/// party sends, parsing returns, and the worst a hostile value can do is be ignored (SPEC §7).
+/// party sends, parsing returns, and the worst a hostile value can do is be ignored (docs/reference.md, "Faults and bad input").
 ///
 /// The grammar is RFC 9110 §5.6.1's list of `token [ "=" ( token / quoted-string ) ]`. Empty list
 /// elements and whitespace around them are accepted, as §5.6.1 requires of recipients; an element

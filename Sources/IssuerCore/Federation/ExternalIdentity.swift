@@ -8,7 +8,7 @@ public struct ExternalIdentity: Sendable, Equatable {
     public var audience: String
     /// The `email` claim, when the provider sent one (for Apple, possibly a relay address).
     public var email: String?
-    /// `email_verified`; Apple sends it as a string or a boolean, both understood (SPEC §3.1).
+    /// `email_verified`; Apple sends it as a string or a boolean, both understood (docs/reference.md, "Native sign-in").
     public var emailVerified: Bool?
     /// Apple's relay address flag.
     public var isPrivateEmail: Bool?

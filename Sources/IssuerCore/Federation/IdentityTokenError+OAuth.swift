@@ -1,5 +1,5 @@
 extension IdentityTokenError {
-    /// SPEC §3.1: not a JWT at all → `invalid_request`; a JWT that fails a check →
+    /// docs/reference.md, "Native sign-in": not a JWT at all → `invalid_request`; a JWT that fails a check →
     /// `invalid_grant`; the provider's keys unreachable with nothing cached → 503.
     public var oauthError: OAuthError {
         switch self {

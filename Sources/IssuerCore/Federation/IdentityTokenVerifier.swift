@@ -1,11 +1,11 @@
 import Foundation
 import JOSE
 
-/// Verifies a provider's ID token (OIDC Core §3.1.3.7) in SPEC §3.1's order: size, shape,
+/// Verifies a provider's ID token (OIDC Core §3.1.3.7) in the order (docs/reference.md, "Native sign-in"): size, shape,
 /// `alg` = RS256 (refused before any key is looked up), `kid`, signature, `iss`, `aud`,
 /// `exp`/`iat` with at most 60 s leeway, then the nonce.
 public struct IdentityTokenVerifier: Sendable {
-    /// SPEC §7: identity tokens over 16 KiB are refused unread.
+    /// docs/reference.md, "Faults and bad input": identity tokens over 16 KiB are refused unread.
     public static let maximumTokenLength = 16 * 1024
     /// Allowed clock skew for `exp` and `iat`.
     public static let leeway: TimeInterval = 60
@@ -26,7 +26,7 @@ public struct IdentityTokenVerifier: Sendable {
     ///   - token: the provider's compact JWS.
     ///   - audiences: the `aud` values accepted (the configured bundle IDs or Services ID).
     ///   - nonce: the raw nonce the client generated, if it sent one.
-    ///   - noncePolicy: how it must match the token's claim (SPEC §3.1).
+    ///   - noncePolicy: how it must match the token's claim (docs/reference.md, "Native sign-in").
     public func verify(
         _ token: String, audiences: Set<String>, nonce: String?, noncePolicy: NoncePolicy
     ) async throws(IdentityTokenError) -> ExternalIdentity {
@@ -49,7 +49,7 @@ public struct IdentityTokenVerifier: Sendable {
             emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail)
     }
 
-    /// The payload of a JWS signed by one of the provider's keys, checked in SPEC §3.1's order up
+    /// The payload of a JWS signed by one of the provider's keys, checked in the order up (docs/reference.md, "Native sign-in")
     /// to the signature (size, shape, `alg` = RS256, `kid`, signature) and no further: the caller
     /// checks the claims of its kind of token (an identity token here, a server-to-server
     /// notification in `AppleNotifications`), through this one cache of the provider's keys.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Fetches a provider's JWK Set (RFC 7517 §5). The server implements it over HTTP with a
-/// 5-second timeout (SPEC §7); tests implement it in memory. Keeping HTTP out of the core is
+/// 5-second timeout (docs/reference.md, "Faults and bad input"); tests implement it in memory. Keeping HTTP out of the core is
 /// what lets the cache's timing rules be tested with an injected clock.
 public protocol JWKSFetcher: Sendable {
     /// The document's bytes and the `max-age` of its `Cache-Control`, if any. Throws on a

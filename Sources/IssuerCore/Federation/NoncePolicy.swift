@@ -1,7 +1,7 @@
 import Foundation
 import JOSE
 
-/// SPEC §3.1's nonce rules, which bind an identity token to the sign-in the app started.
+/// the nonce rules (docs/reference.md, "Native sign-in"), which bind an identity token to the sign-in the app started.
 ///
 /// The app generates a raw nonce, hands Apple `hex(SHA-256(nonce))`, and sends us the raw value.
 /// Only that hashed form binds the token: the claim is readable in the token, so whoever holds a
@@ -14,7 +14,7 @@ public struct NoncePolicy: Sendable, Equatable {
     /// `ISSUER_APPLE_ACCEPT_UNHASHED_NONCE`: also accept the raw nonce as the claim.
     public var acceptUnhashed: Bool
 
-    /// The defaults are SPEC §2's: optional, hashed form only.
+    /// The defaults are docs/reference.md, "Configuration": optional, hashed form only.
     public init(required: Bool = false, acceptUnhashed: Bool = false) {
         self.required = required
         self.acceptUnhashed = acceptUnhashed

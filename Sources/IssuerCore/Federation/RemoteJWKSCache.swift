@@ -2,7 +2,7 @@ import Foundation
 import JOSE
 import Logging
 
-/// A provider's signing keys, fetched from its `jwks_uri` and cached per SPEC §7:
+/// A provider's signing keys, fetched from its `jwks_uri` and cached (docs/reference.md, "Faults and bad input"):
 /// `Cache-Control` honoured within bounds; an unknown `kid` refetches at once unless a fetch
 /// started in the last 30 s; one fetch however many requests wait for it; keys served stale for
 /// up to 7 days while the provider is unreachable. Malformed or non-RSA members of the set are

@@ -1,4 +1,4 @@
-/// The timing rules of SPEC §7 for a remote JWK Set.
+/// The timing rules (docs/reference.md, "Faults and bad input") for a remote JWK Set.
 public struct RemoteJWKSPolicy: Sendable, Equatable {
     /// `Cache-Control` is honoured, but never below this…
     public var minimumLifetime: Duration = .seconds(300)
@@ -10,7 +10,7 @@ public struct RemoteJWKSPolicy: Sendable, Equatable {
     /// How long keys are served stale while the provider cannot be reached.
     public var staleLimit: Duration = .seconds(7 * 86_400)
 
-    /// SPEC §7's timings.
+    /// the timings (docs/reference.md, "Faults and bad input").
     public init() {}
 
     func lifetime(maxAge: Int?) -> Duration {

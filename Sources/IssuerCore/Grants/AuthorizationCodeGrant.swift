@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// RFC 6749 §4.1.3 with RFC 7636 §4.5, SPEC §3.7: redeems a one-time code of the hosted flow.
+/// RFC 6749 §4.1.3 with RFC 7636 §4.5, docs/reference.md, "Hosted sign-in": redeems a one-time code of the hosted flow.
 ///
 /// Steps: client → parameters → one statement (consume + first refresh token) → mint. A failed
 /// redemption costs a second statement that spends the code and revokes its session.
@@ -17,7 +17,7 @@ public struct AuthorizationCodeGrant: Sendable {
         /// `code_verifier` (RFC 7636 §4.5).
         public var codeVerifier: String
 
-        /// All four are required (SPEC §3.7).
+        /// All four are required (docs/reference.md, "Hosted sign-in").
         public init(code: String, redirectURI: String, clientID: String, codeVerifier: String) {
             self.code = code
             self.redirectURI = redirectURI

@@ -1,12 +1,12 @@
 extension IdentityExchange.Request {
-    /// SPEC §3.1: a nonce of at most 256 bytes.
+    /// docs/reference.md, "Native sign-in": a nonce of at most 256 bytes.
     public static let maximumNonceLength = 256
-    /// SPEC §3.1: each part of a name at most 256 bytes.
+    /// docs/reference.md, "Native sign-in": each part of a name at most 256 bytes.
     public static let maximumNamePartLength = 256
     /// A user agent is kept for operators only: longer ones are cut, not refused.
     public static let maximumUserAgentLength = 512
 
-    /// SPEC §3.1 and §7: what the client sends is bounded before anything is verified or stored,
+    /// docs/reference.md, "Native sign-in" and "Faults and bad input": what the client sends is bounded before anything is verified or stored,
     /// so that nothing client-supplied can grow a token past the 16 KiB the issuer itself accepts,
     /// nor put control characters into the database, a log line or an operator's terminal.
     /// Names and nonces out of bounds are `invalid_request`; a user agent is cut and escaped.

@@ -2,14 +2,14 @@ import Foundation
 import Logging
 import Postgres
 
-/// Exchanges a provider's identity token for our tokens: the native sign-in of SPEC §3.1 and
-/// the RFC 8693 token-exchange grant of SPEC §3.2, which differ only in how a bad token is
+/// Exchanges a provider's identity token for our tokens: the native sign-in (docs/reference.md, "Native sign-in") and
+/// the RFC 8693 token-exchange grant (docs/reference.md, "Token endpoint"), which differ only in how a bad token is
 /// reported. Steps, in order: client → scope → provider configured → verify the token →
 /// sign in (one statement) → mint.
 public struct IdentityExchange: Sendable {
     /// How an invalid identity token is reported.
     public enum Style: Sendable {
-        /// SPEC §3.1: `invalid_grant` for a JWT that fails a check, `invalid_request` for no JWT.
+        /// docs/reference.md, "Native sign-in": `invalid_grant` for a JWT that fails a check, `invalid_request` for no JWT.
         case nativeSignIn
         /// RFC 8693 §2.2.2: `invalid_request` for any invalid `subject_token`.
         case tokenExchange
@@ -21,10 +21,10 @@ public struct IdentityExchange: Sendable {
         public var idToken: String
         /// The raw nonce the app generated, if it sent one.
         public var nonce: String?
-        /// `client_id`: must name a registered client; nil (SPEC §3.1: the native sign-in may
+        /// `client_id`: must name a registered client; nil (docs/reference.md, "Native sign-in": the native sign-in may
         /// omit it) is the registry's default client.
         public var clientID: String?
-        /// The requested scope, space-separated; nil asks for the default (SPEC §3.1).
+        /// The requested scope, space-separated; nil asks for the default (docs/reference.md, "Native sign-in").
         public var scope: String?
         /// The name Apple tells the app only on the first sign-in; stored when present.
         public var givenName: String?
@@ -34,7 +34,7 @@ public struct IdentityExchange: Sendable {
         public var userAgent: String?
         /// The client IP (after `ISSUER_TRUSTED_PROXIES`), recorded on the session.
         public var clientIP: String?
-        /// SPEC §3.1/§3.8: Apple's one-time `authorization_code`, redeemed for an Apple refresh
+        /// docs/reference.md, "Native sign-in" and "Apple token custody": Apple's one-time `authorization_code`, redeemed for an Apple refresh
         /// token that account deletion revokes.
         public var authorizationCode: String?
 
@@ -66,7 +66,7 @@ public struct IdentityExchange: Sendable {
 
     /// - Parameters:
     ///   - audiences: `ISSUER_APPLE_CLIENT_IDS`; nil or empty answers 503 (not configured).
-    ///   - custody: where Apple's `authorization_code` goes (SPEC §3.8); nil ignores it.
+    ///   - custody: where Apple's `authorization_code` goes (docs/reference.md, "Apple token custody"); nil ignores it.
     public init(
         verifier: IdentityTokenVerifier, audiences: Set<String>?, noncePolicy: NoncePolicy, clients: ClientRegistry,
         store: SignInStore, responder: TokenResponder, custody: AppleTokenCustody? = nil
@@ -83,13 +83,13 @@ public struct IdentityExchange: Sendable {
     /// - Parameter logger: the request's logger, so every line carries its request id.
     public func exchange(_ request: Request, style: Style, logger: Logger) async throws(OAuthError) -> TokenResponse {
         let request = try request.bounded()
-        // SPEC §3.1: a native sign-in that names no client signs in to the registry's default one.
+        // docs/reference.md, "Native sign-in": a native sign-in that names no client signs in to the registry's default one.
         let client = try request.clientID.map(clients.authenticate) ?? clients.defaultClient
         let scopes = try ScopeRequest.resolve(request.scope, for: client)
         guard let configured = audiences, !configured.isEmpty else {
             throw .temporarilyUnavailable("Sign in with \(verifier.provider.name.capitalized) is not configured on this server.")
         }
-        // SPEC §2 `apple_audiences`: a client limited to some bundle IDs refuses tokens for others.
+        // docs/reference.md, "Configuration" `apple_audiences`: a client limited to some bundle IDs refuses tokens for others.
         let audiences = configured.filter(client.accepts(appleAudience:))
         let identity: ExternalIdentity
         do {
@@ -111,7 +111,7 @@ public struct IdentityExchange: Sendable {
             "client_id": "\(client.clientID)",
         ])
         if let code = request.authorizationCode, let custody {
-            // SPEC §3.8: redeemed with `client_id` = the Apple token's `aud`; never fails the sign-in.
+            // docs/reference.md, "Apple token custody": redeemed with `client_id` = the Apple token's `aud`; never fails the sign-in.
             await custody.custody(authorizationCode: code, clientID: identity.audience, userID: signIn.user.id, logger: logger)
         }
         var response = try responder.respond(

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Logging
 
-/// RFC 6749 §6 refresh with SPEC §4.3's rotation: every use answers a successor and spends the
+/// RFC 6749 §6 refresh with the rotation (docs/reference.md, "Refresh tokens and sessions"): every use answers a successor and spends the
 /// presented token; a retry within `ISSUER_REFRESH_REUSE_GRACE` answers the same successor; a
 /// spent token after that revokes its whole session (theft).
 ///

@@ -1,18 +1,18 @@
 import Foundation
 
-/// A rotation that happened (SPEC §5): `promoted` went next → active, `retired` active → retired,
+/// A rotation that happened (docs/reference.md, "Signing keys"): `promoted` went next → active, `retired` active → retired,
 /// and `next` is the fresh next key. The CLI words it.
 public struct CompletedRotation: Sendable {
-    /// The ring after the rotation (SPEC §5).
+    /// The ring after the rotation (docs/reference.md, "Signing keys").
     public let ring: KeyRing
-    /// The key that now signs (SPEC §5).
+    /// The key that now signs (docs/reference.md, "Signing keys").
     public let promoted: SigningKey
-    /// The key that signed until now; published until its `publishedUntil` (SPEC §5).
+    /// The key that signed until now; published until its `publishedUntil` (docs/reference.md, "Signing keys").
     public let retired: SigningKey
-    /// The new next key (SPEC §5).
+    /// The new next key (docs/reference.md, "Signing keys").
     public let next: SigningKey
-    /// Set when `--force` overrode the SPEC §5 timing: what the rotation risks.
+    /// Set when `--force` overrode the docs/reference.md, "Signing keys" timing: what the rotation risks.
     public let forced: ForcedRotation?
-    /// When the rotation happened, whole seconds (SPEC §5).
+    /// When the rotation happened, whole seconds (docs/reference.md, "Signing keys").
     public let rotatedAt: Date
 }

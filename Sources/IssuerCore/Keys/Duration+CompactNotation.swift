@@ -1,5 +1,5 @@
 extension Duration {
-    /// Parses the compact form operators type for `issuer keys rotate --if-older-than` (SPEC §6):
+    /// Parses the compact form operators type for `issuer keys rotate --if-older-than` (docs/reference.md, "Admin CLI"):
     /// a positive whole number followed by one unit, `s`, `m`, `h` or `d` — `3600s`, `90m`, `12h`, `30d`.
     ///
     /// One unit only, and no signs, fractions or spaces: a cron line is read rarely and by tired

@@ -1,24 +1,24 @@
 import Foundation
 import JOSE
 
-/// The signing key ring of SPEC §5 as one immutable value: exactly one active key, at most one
+/// The signing key ring (docs/reference.md, "Signing keys") as one immutable value: exactly one active key, at most one
 /// next key, and any number of retired keys — or nothing at all, before `issuer keys init`.
 ///
 /// Immutable so that a server can swap the whole ring atomically when the directory changes
-/// (ARCHITECTURE §4) and every request sees one consistent ring; the initializer refuses any
+/// (docs/design.md, "Keys and tokens") and every request sees one consistent ring; the initializer refuses any
 /// other shape, so holding a `KeyRing` means holding a valid one.
 public struct KeyRing: Sendable {
-    /// The ring before `issuer keys init`: no keys, nothing to sign with, nothing to publish (SPEC §5).
+    /// The ring before `issuer keys init`: no keys, nothing to sign with, nothing to publish (docs/reference.md, "Signing keys").
     public static let empty = KeyRing(validated: [], signerTiming: nil)
 
-    /// Every key: the active key first, then the next key, then retired keys, most recently retired first (SPEC §5).
+    /// Every key: the active key first, then the next key, then retired keys, most recently retired first (docs/reference.md, "Signing keys").
     public let keys: [SigningKey]
 
     /// The longest token lifetime and reload interval of the servers that sign with this ring, as
-    /// they recorded it; `nil` until a server has (see ``SignerTiming``, SPEC §5).
+    /// they recorded it; `nil` until a server has (see ``SignerTiming``, docs/reference.md, "Signing keys").
     public let signerTiming: SignerTiming?
 
-    /// Checks the SPEC §5 invariants and orders the keys; throws a ``KeyRingError`` naming the first violation.
+    /// Checks the docs/reference.md, "Signing keys" invariants and orders the keys; throws a ``KeyRingError`` naming the first violation.
     ///
     /// With `signerTiming`, every retired key's `publishedUntil` is at least what that timing
     /// implies from its `retiredAt`, whoever computed the stored date and with whatever TTLs.
@@ -69,24 +69,24 @@ public struct KeyRing: Sendable {
         }
     }
 
-    /// True before `issuer keys init`; distinct from a ring that failed to load, which throws instead (SPEC §5).
+    /// True before `issuer keys init`; distinct from a ring that failed to load, which throws instead (docs/reference.md, "Signing keys").
     public var isEmpty: Bool { keys.isEmpty }
 
-    /// The key that signs every token (SPEC §4.1, §4.2); `nil` only for the empty ring.
+    /// The key that signs every token (docs/reference.md, "Access tokens" and "ID tokens"); `nil` only for the empty ring.
     public var active: SigningKey? { keys.first { $0.state == .active } }
 
-    /// The key that will sign after the next rotation, already published (SPEC §5).
+    /// The key that will sign after the next rotation, already published (docs/reference.md, "Signing keys").
     public var next: SigningKey? { keys.first { $0.state == .next } }
 
-    /// Keys that no longer sign, most recently retired first, whether or not still published (SPEC §5).
+    /// Keys that no longer sign, most recently retired first, whether or not still published (docs/reference.md, "Signing keys").
     public var retired: [SigningKey] { keys.filter { $0.state == .retired } }
 
-    /// The key named `kid`, in any state (SPEC §5).
+    /// The key named `kid`, in any state (docs/reference.md, "Signing keys").
     public func key(kid: String) -> SigningKey? {
         keys.first { $0.kid == kid }
     }
 
-    /// The keys the JWKS carries at `date` (SPEC §3.4): active, next, and retired keys still inside
+    /// The keys the JWKS carries at `date` (docs/reference.md, "JWKS"): active, next, and retired keys still inside
     /// their publication window. Also the only keys our own tokens are verified with.
     public func publishedKeys(at date: Date) -> [SigningKey] {
         keys.filter { $0.isPublished(at: date) }

@@ -1,4 +1,4 @@
-/// Why a key ring is not valid (SPEC §5). A server that gets one keeps its previous ring and logs
+/// Why a key ring is not valid (docs/reference.md, "Signing keys"). A server that gets one keeps its previous ring and logs
 /// this; the CLI prints it as its one-line reason, so each case says what is wrong and where.
 ///
 /// Loading never throws for an empty or missing ring directory: that is ``KeyRing/empty``; only
@@ -6,9 +6,9 @@
 public enum KeyRingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A non-empty ring without an active key would leave nothing to sign with.
     case noActiveKey
-    /// SPEC §5: exactly one active key.
+    /// docs/reference.md, "Signing keys": exactly one active key.
     case multipleActiveKeys([String])
-    /// SPEC §5: at most one next key.
+    /// docs/reference.md, "Signing keys": at most one next key.
     case multipleNextKeys([String])
     /// The same key listed twice.
     case duplicateKid(String)
@@ -29,10 +29,10 @@ public enum KeyRingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file system operation failed.
     case io(operation: String, path: String, detail: String)
     /// The ring reads as missing or empty under a server that has one in use (an unmounted
-    /// volume, a deleted `ring.json`): a failed load, not a request to stop signing (SPEC §7).
+    /// volume, a deleted `ring.json`): a failed load, not a request to stop signing (docs/reference.md, "Faults and bad input").
     case disappeared(directory: String)
 
-    /// One line an operator can act on (SPEC §6).
+    /// One line an operator can act on (docs/reference.md, "Admin CLI").
     public var description: String {
         switch self {
         case .noActiveKey:

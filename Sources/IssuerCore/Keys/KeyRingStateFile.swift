@@ -1,6 +1,6 @@
 import Foundation
 
-/// The on-disk form of `ring.json` (SPEC §5: "the ring's state"): which keys are in the ring and
+/// The on-disk form of `ring.json` (docs/reference.md, "Signing keys": "the ring's state"): which keys are in the ring and
 /// where each is in its life. The private keys themselves live in `<kid>.pem` next to it.
 ///
 /// Versioned so that a later format is refused by an older binary rather than misread.

@@ -1,7 +1,7 @@
 import Foundation
 
 extension KeyRingStore {
-    /// Records `timing` in the ring's state, kept as the maximum with what is there (SPEC §5; see
+    /// Records `timing` in the ring's state, kept as the maximum with what is there (docs/reference.md, "Signing keys"; see
     /// ``SignerTiming`` for why), and answers the ring as read under the lock, which is the one a
     /// server must then sign with: had the ring been rotated between the server's lock-free read
     /// and this write, a key retired by that rotation must not be signed with on the strength of

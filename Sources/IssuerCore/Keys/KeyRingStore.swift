@@ -1,7 +1,7 @@
 import Foundation
 import JOSE
 
-/// The key ring directory, `ISSUER_KEYS_DIR` (SPEC §5): one `<kid>.pem` per key (PKCS#8, mode
+/// The key ring directory, `ISSUER_KEYS_DIR` (docs/reference.md, "Signing keys"): one `<kid>.pem` per key (PKCS#8, mode
 /// 0600) and `ring.json`, the ring's state. Anything else in the directory (a README, a
 /// Kubernetes secret volume's `..data` links) is ignored.
 ///
@@ -15,29 +15,29 @@ import JOSE
 /// goes through ``modify(_:)``, which holds an exclusive `flock` for the whole read-modify-write
 /// so that two concurrent `issuer keys rotate` runs cannot both rotate.
 public struct KeyRingStore: Sendable {
-    /// The directory holding the ring (SPEC §5).
+    /// The directory holding the ring (docs/reference.md, "Signing keys").
     public let directory: URL
 
     static let stateFileName = "ring.json"
     static let lockFileName = ".ring.lock"
     static let temporaryMarker = ".tmp-"
 
-    /// A store over `directory`, which need not exist yet: it is created on the first write (SPEC §5).
+    /// A store over `directory`, which need not exist yet: it is created on the first write (docs/reference.md, "Signing keys").
     public init(directory: URL) {
         self.directory = directory
     }
 
-    /// Path of `ring.json` (SPEC §5).
+    /// Path of `ring.json` (docs/reference.md, "Signing keys").
     public var stateFilePath: String { path(Self.stateFileName) }
 
-    /// Path of the key file for `kid` (SPEC §5).
+    /// Path of the key file for `kid` (docs/reference.md, "Signing keys").
     public func keyFilePath(kid: String) -> String { path("\(kid).pem") }
 
     func path(_ name: String) -> String {
         directory.appendingPathComponent(name, isDirectory: false).path
     }
 
-    /// Reads the ring (SPEC §5). A missing directory or missing `ring.json` is the empty ring; any
+    /// Reads the ring (docs/reference.md, "Signing keys"). A missing directory or missing `ring.json` is the empty ring; any
     /// other problem throws a ``KeyRingError`` naming it.
     ///
     /// A writer may prune a key file between our reading `ring.json` and that key file. So when a
@@ -93,7 +93,7 @@ public struct KeyRingStore: Sendable {
     /// `body` gets the ring as it is on disk *now*, after the lock is held (dex re-checks inside
     /// the transaction for the same reason: another process may have changed the ring since the
     /// caller last looked). When it returns a ring, that ring is written before the lock is
-    /// released; `nil` leaves the directory untouched (SPEC §5).
+    /// released; `nil` leaves the directory untouched (docs/reference.md, "Signing keys").
     public func modify<Result>(_ body: (KeyRing) throws -> (ring: KeyRing?, result: Result)) throws -> Result {
         try createDirectoryIfNeeded()
         return try withExclusiveLock {

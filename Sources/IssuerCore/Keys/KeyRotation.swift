@@ -1,24 +1,24 @@
 import Foundation
 import JOSE
 
-/// The key lifecycle of SPEC §5 — init, rotate, prune — with its timing enforced, not advised.
+/// The key lifecycle (docs/reference.md, "Signing keys") — init, rotate, prune — with its timing enforced, not advised.
 ///
 /// Every operation is one ``KeyRingStore/modify(_:)``: it decides on the ring as it is on disk
 /// while holding the directory lock, so concurrent runs (two cron hosts, an operator and cron)
 /// serialize and the second one sees the first one's result. The clock is injected so the timing
 /// rules are testable. Times recorded in the ring are whole seconds, as `ring.json` stores them.
 public struct KeyRotation: Sendable {
-    /// The ring directory (SPEC §5).
+    /// The ring directory (docs/reference.md, "Signing keys").
     public let store: KeyRingStore
-    /// The SPEC §5 timing.
+    /// The docs/reference.md, "Signing keys" timing.
     public let policy: KeyRotationPolicy
-    /// Where "now" comes from (SPEC §5).
+    /// Where "now" comes from (docs/reference.md, "Signing keys").
     public let clock: any WallClock
     /// Makes a new RSA key of the given size; injectable like the clock, because generation is the
-    /// slow part of every operation and tests that rotate hundreds of times can reuse keys (SPEC §5).
+    /// slow part of every operation and tests that rotate hundreds of times can reuse keys (docs/reference.md, "Signing keys").
     public let generateKey: @Sendable (_ bits: Int) throws -> RSAPrivateKey
 
-    /// An operator of the ring in `store` under `policy` (SPEC §5); new keys come from `generateKey`.
+    /// An operator of the ring in `store` under `policy` (docs/reference.md, "Signing keys"); new keys come from `generateKey`.
     public init(
         store: KeyRingStore, policy: KeyRotationPolicy, clock: any WallClock,
         generateKey: @escaping @Sendable (_ bits: Int) throws -> RSAPrivateKey = { try RSAPrivateKey.generate(bits: $0) }
@@ -40,7 +40,7 @@ public struct KeyRotation: Sendable {
             : SigningKey(privateKey: privateKey, state: state, createdAt: date)
     }
 
-    /// `issuer keys init` (SPEC §6): creates an active and a next key when the ring is empty, adds
+    /// `issuer keys init` (docs/reference.md, "Admin CLI"): creates an active and a next key when the ring is empty, adds
     /// a next key when only that is missing, and otherwise changes nothing and says so.
     public func initialize() throws -> KeyInitialization {
         try store.modify { ring in
@@ -64,7 +64,7 @@ public struct KeyRotation: Sendable {
         }
     }
 
-    /// `issuer keys rotate` (SPEC §5): next → active, active → retired, and a new next key.
+    /// `issuer keys rotate` (docs/reference.md, "Signing keys"): next → active, active → retired, and a new next key.
     ///
     /// Throws ``KeyRotationError/tooEarly(nextKid:enteredAt:allowedAt:now:)`` while the next key has
     /// been published for less than ``KeyRotationPolicy/promotionDelay``, unless `force`; a forced
@@ -77,7 +77,7 @@ public struct KeyRotation: Sendable {
         }
     }
 
-    /// `issuer keys rotate --if-older-than` (SPEC §5, §6), for cron: rotates only when the active
+    /// `issuer keys rotate --if-older-than` (docs/reference.md, "Signing keys" and "Admin CLI"), for cron: rotates only when the active
     /// key has been active for at least `age` and the next key may be promoted; otherwise does
     /// nothing and says why. When due but the ring lacks a next key, it adds one, so the next run can rotate.
     public func rotateIfOlderThan(_ age: Duration) throws -> KeyRotationOutcome {
@@ -131,7 +131,7 @@ public struct KeyRotation: Sendable {
         return CompletedRotation(ring: updated, promoted: promoted, retired: recorded, next: newNext, forced: forced, rotatedAt: now)
     }
 
-    /// When prune may remove the retired `key` (SPEC §5): not before its `publishedUntil` (which
+    /// When prune may remove the retired `key` (docs/reference.md, "Signing keys"): not before its `publishedUntil` (which
     /// the ring already lengthened to what the servers recorded, see ``SignerTiming``), nor before
     /// what this command's own policy asks, whichever is later. Neither source alone is trusted
     /// to know the servers' token lifetimes.
@@ -140,7 +140,7 @@ public struct KeyRotation: Sendable {
         return max(publishedUntil, policy.publishedUntil(retiredAt: retiredAt))
     }
 
-    /// `issuer keys prune` (SPEC §5): removes retired keys whose ``prunableAt(_:)`` has passed;
+    /// `issuer keys prune` (docs/reference.md, "Signing keys"): removes retired keys whose ``prunableAt(_:)`` has passed;
     /// with `force`, every retired key, saying which were removed early (``KeyPruning/forced``).
     public func prune(force: Bool = false) throws -> KeyPruning {
         try store.modify { ring in

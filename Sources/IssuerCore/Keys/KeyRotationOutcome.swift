@@ -1,4 +1,4 @@
-/// The result of `issuer keys rotate --if-older-than` (SPEC §5, §6): for cron, "not due" and "not
+/// The result of `issuer keys rotate --if-older-than` (docs/reference.md, "Signing keys" and "Admin CLI"): for cron, "not due" and "not
 /// yet allowed" are normal outcomes with a reason, not failures.
 public enum KeyRotationOutcome: Sendable {
     /// The ring was rotated.

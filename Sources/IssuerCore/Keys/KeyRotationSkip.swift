@@ -1,6 +1,6 @@
 import Foundation
 
-/// Why `issuer keys rotate --if-older-than` did not rotate (SPEC §5, §6). The CLI words it.
+/// Why `issuer keys rotate --if-older-than` did not rotate (docs/reference.md, "Signing keys" and "Admin CLI"). The CLI words it.
 public enum KeyRotationSkip: Sendable, Equatable {
     /// The active key `activeKid`, active since `activatedAt`, is younger than `minimumAge`; rotation is due at `dueAt`.
     case notDue(activeKid: String, activatedAt: Date, minimumAge: Duration, dueAt: Date, now: Date)

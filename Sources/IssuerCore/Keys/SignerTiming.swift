@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the servers signing with a ring need of it, recorded in the ring's state (`ring.json`)
-/// so that `issuer keys rotate` and `issuer keys prune` know it wherever they run (SPEC §5).
+/// so that `issuer keys rotate` and `issuer keys prune` know it wherever they run (docs/reference.md, "Signing keys").
 ///
 /// Why it is recorded: how long a retired key must stay published depends on the *servers'*
 /// `ISSUER_ACCESS_TOKEN_TTL`, `ISSUER_ID_TOKEN_TTL` and `ISSUER_KEYS_RELOAD_SECONDS`, but the
@@ -18,18 +18,18 @@ import Foundation
 /// its own environment's numbers, whichever is longer. A server on a read-only ring volume cannot
 /// record, and says so in its log; there the CLI's environment must carry the servers' TTLs.
 public struct SignerTiming: Sendable, Equatable, Codable {
-    /// The longest lifetime of a token the servers sign, in seconds: `max(access, ID token TTL)` (SPEC §2).
+    /// The longest lifetime of a token the servers sign, in seconds: `max(access, ID token TTL)` (docs/reference.md, "Configuration").
     public var longestTokenLifetime: Int
-    /// The servers' `ISSUER_KEYS_RELOAD_SECONDS` (SPEC §2): how long one may keep signing with a retired key.
+    /// The servers' `ISSUER_KEYS_RELOAD_SECONDS` (docs/reference.md, "Configuration"): how long one may keep signing with a retired key.
     public var reloadInterval: Int
 
-    /// Explicit numbers, in seconds (SPEC §5).
+    /// Explicit numbers, in seconds (docs/reference.md, "Signing keys").
     public init(longestTokenLifetime: Int, reloadInterval: Int) {
         self.longestTokenLifetime = longestTokenLifetime
         self.reloadInterval = reloadInterval
     }
 
-    /// The timing a server with `configuration` needs (SPEC §2, §5).
+    /// The timing a server with `configuration` needs (docs/reference.md, "Configuration" and "Signing keys").
     public init(configuration: Configuration) {
         self.init(
             longestTokenLifetime: max(configuration.accessTokenTTL, configuration.idTokenTTL).wholeSeconds,
@@ -49,7 +49,7 @@ public struct SignerTiming: Sendable, Equatable, Codable {
             reloadInterval: max(reloadInterval, other.reloadInterval))
     }
 
-    /// The rotation policy these numbers imply (SPEC §5).
+    /// The rotation policy these numbers imply (docs/reference.md, "Signing keys").
     public var policy: KeyRotationPolicy {
         KeyRotationPolicy(longestTokenLifetime: .seconds(longestTokenLifetime), reloadInterval: .seconds(reloadInterval))
     }

@@ -1,12 +1,12 @@
 import Foundation
 
 extension SigningKey {
-    /// The same key promoted to active at `date` (SPEC §5 rotation).
+    /// The same key promoted to active at `date` (docs/reference.md, "Signing keys" rotation).
     func activated(at date: Date) -> SigningKey {
         SigningKey(privateKey: privateKey, state: .active, createdAt: createdAt, activatedAt: date)
     }
 
-    /// The same key retired at `date`, published until `publishedUntil` (SPEC §5 rotation).
+    /// The same key retired at `date`, published until `publishedUntil` (docs/reference.md, "Signing keys" rotation).
     func retired(at date: Date, publishedUntil: Date) -> SigningKey {
         SigningKey(
             privateKey: privateKey, state: .retired, createdAt: createdAt,
@@ -14,7 +14,7 @@ extension SigningKey {
     }
 
     /// For a retired key, the same key published at least as long as `policy` asks from its
-    /// `retiredAt` (SPEC §5); any other key unchanged.
+    /// `retiredAt` (docs/reference.md, "Signing keys"); any other key unchanged.
     func publishedAtLeast(per policy: KeyRotationPolicy) -> SigningKey {
         guard state == .retired, let retiredAt, let publishedUntil else { return self }
         let required = policy.publishedUntil(retiredAt: retiredAt)

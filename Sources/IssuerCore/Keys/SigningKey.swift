@@ -1,7 +1,7 @@
 import Foundation
 import JOSE
 
-/// One RS256 key of the ring (SPEC §5) with its lifecycle timestamps.
+/// One RS256 key of the ring (docs/reference.md, "Signing keys") with its lifecycle timestamps.
 ///
 /// The `kid` is computed from the key itself (RFC 7638 thumbprint), never taken on trust, so the
 /// same key has the same id in every process and a `ring.json` entry that names another key is
@@ -9,17 +9,17 @@ import JOSE
 public struct SigningKey: Sendable {
     /// The RFC 7638 §3 thumbprint of the public key, used as the JWS `kid` (RFC 7515 §4.1.4).
     public let kid: String
-    /// The private key; shared, immutable and safe to sign with from many threads at once (SPEC §5).
+    /// The private key; shared, immutable and safe to sign with from many threads at once (docs/reference.md, "Signing keys").
     public let privateKey: RSAPrivateKey
-    /// The key's place in the rotation (SPEC §5).
+    /// The key's place in the rotation (docs/reference.md, "Signing keys").
     public let state: KeyState
-    /// When the key entered the ring; a next key may be promoted only 360 s after this (SPEC §5).
+    /// When the key entered the ring; a next key may be promoted only 360 s after this (docs/reference.md, "Signing keys").
     public let createdAt: Date
-    /// When the key became active; `nil` while it is the next key (SPEC §5).
+    /// When the key became active; `nil` while it is the next key (docs/reference.md, "Signing keys").
     public let activatedAt: Date?
-    /// When the key stopped signing; `nil` unless retired (SPEC §5).
+    /// When the key stopped signing; `nil` unless retired (docs/reference.md, "Signing keys").
     public let retiredAt: Date?
-    /// When a retired key leaves the JWKS and may be pruned (see ``KeyRotation/Policy``); `nil` unless retired (SPEC §5).
+    /// When a retired key leaves the JWKS and may be pruned (see ``KeyRotation/Policy``); `nil` unless retired (docs/reference.md, "Signing keys").
     public let publishedUntil: Date?
 
     /// Wraps `privateKey` with the given lifecycle; the `kid` is its RFC 7638 thumbprint.
@@ -39,10 +39,10 @@ public struct SigningKey: Sendable {
     /// The verification key, for the JWKS (RFC 7517) and for checking our own tokens.
     public var publicKey: RSAPublicKey { privateKey.publicKey }
 
-    /// The public JWK with `use: sig`, `alg: RS256` and this `kid` (SPEC §3.4); it has no private members.
+    /// The public JWK with `use: sig`, `alg: RS256` and this `kid` (docs/reference.md, "JWKS"); it has no private members.
     public var jwk: JWK { publicKey.jwk(kid: kid) }
 
-    /// Whether the key belongs in the JWKS at `date` (SPEC §3.4): active and next keys always,
+    /// Whether the key belongs in the JWKS at `date` (docs/reference.md, "JWKS"): active and next keys always,
     /// retired keys until their `publishedUntil`.
     public func isPublished(at date: Date) -> Bool {
         switch state {

@@ -1,7 +1,7 @@
 import Foundation
 
 extension URL {
-    /// SPEC §7: a remote party's endpoint (Apple's JWKS, token, revoke) is reached over `https`;
+    /// docs/reference.md, "Faults and bad input": a remote party's endpoint (Apple's JWKS, token, revoke) is reached over `https`;
     /// plain `http` only to a loopback address (`127.0.0.0/8`, `::1`, `localhost`), for development
     /// and tests, where nothing crosses a network.
     public var isSecureOrLoopback: Bool {

@@ -1,7 +1,7 @@
 import Postgres
 
 extension OAuthError {
-    /// ARCHITECTURE §8: a storage failure is translated at the service boundary. An unreachable
+    /// docs/design.md, "Errors": a storage failure is translated at the service boundary. An unreachable
     /// database is the client's cue to retry (503); anything else is our fault (500).
     public static func storage(_ error: any Error) -> OAuthError {
         if let error = error as? PostgresError, error.isUnavailable {

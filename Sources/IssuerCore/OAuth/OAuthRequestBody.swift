@@ -1,6 +1,6 @@
 import Foundation
 
-/// The parameters in an OAuth request body (SPEC §3, §7): `application/x-www-form-urlencoded` as
+/// The parameters in an OAuth request body (docs/reference.md, "Requests and errors" and "Faults and bad input"): `application/x-www-form-urlencoded` as
 /// RFC 6749 §4 requires, or `application/json`. The pure part of the server's `OAuthParameters`:
 /// bytes in, parameters or `invalid_request` out, Foundation only, so the fuzz targets compile it
 /// with `OAuthError.swift` alone.

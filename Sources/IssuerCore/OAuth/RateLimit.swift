@@ -1,4 +1,4 @@
-/// A token-bucket allowance per client IP (SPEC §2 `ISSUER_RATE_LIMIT`): `perSecond` requests per
+/// A token-bucket allowance per client IP (docs/reference.md, "Configuration" `ISSUER_RATE_LIMIT`): `perSecond` requests per
 /// second on average, bursts up to `burst`.
 public struct RateLimit: Sendable, Equatable {
     /// Sustained rate: allowance added per second (`600/m` is 10).
@@ -15,7 +15,7 @@ public struct RateLimit: Sendable, Equatable {
     /// See `maximumPerSecond`.
     public static let maximumBurst = 1_000_000
 
-    /// The rate already in per-second terms; `init?(_:)` parses SPEC §2's syntax and enforces the
+    /// The rate already in per-second terms; `init?(_:)` parses the syntax and enforces the (docs/reference.md, "Configuration")
     /// bounds above.
     public init(perSecond: Double, burst: Int) {
         self.perSecond = perSecond

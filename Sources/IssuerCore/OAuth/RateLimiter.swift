@@ -1,11 +1,11 @@
 import Foundation
 import Synchronization
 
-/// SPEC §2 `ISSUER_RATE_LIMIT`: one token bucket per client, shared by the endpoints that sign in
+/// docs/reference.md, "Configuration" `ISSUER_RATE_LIMIT`: one token bucket per client, shared by the endpoints that sign in
 /// or mint tokens. Per process: with several processes behind a load balancer each grants its
 /// own allowance, which bounds abuse without a shared store on the hot path.
 ///
-/// SPEC §7: memory is bounded whatever the number of addresses seen, and no request pays for
+/// docs/reference.md, "Faults and bad input": memory is bounded whatever the number of addresses seen, and no request pays for
 /// more than its own bucket. Buckets live in two generations: new and refreshed buckets go to
 /// the current one; when it holds half the capacity, it becomes the previous one and the old
 /// previous one is dropped (outside the lock). A client seen within the last generation keeps its

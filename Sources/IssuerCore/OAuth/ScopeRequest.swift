@@ -1,9 +1,9 @@
 /// RFC 6749 §3.3 scope handling against a client's allowed scopes.
 public enum ScopeRequest {
-    /// SPEC §3.1: what a sign-in gets when it names no scope, as far as the client allows it.
+    /// docs/reference.md, "Native sign-in": what a sign-in gets when it names no scope, as far as the client allows it.
     public static let defaultScopes = ["openid", "email", "profile"]
     /// OIDC Core §11: asks for a refresh token. Every sign-in here gets one, so it is accepted from
-    /// every client and changes nothing (SPEC §3.7); clients built on AppAuth send it by habit.
+    /// every client and changes nothing (docs/reference.md, "Hosted sign-in"); clients built on AppAuth send it by habit.
     public static let offlineAccess = "offline_access"
 
     /// The scopes granted for `requested` (space-delimited), or `invalid_scope` if any is not

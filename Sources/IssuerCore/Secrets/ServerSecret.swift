@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Postgres
 
-/// The server secret of SPEC §2, from which purpose-bound keys are derived with HKDF
+/// The server secret (docs/reference.md, "Configuration"), from which purpose-bound keys are derived with HKDF
 /// (RFC 5869), one label per purpose, so that a key leaked from one use reveals nothing of
 /// another.
 public struct ServerSecret: Sendable, CustomStringConvertible, CustomReflectable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The decision of a refresh (SPEC §4.3), as a value. The rotation statement has already decided
+/// The decision of a refresh (docs/reference.md, "Refresh tokens and sessions"), as a value. The rotation statement has already decided
 /// everything the database must decide under concurrency (`RefreshVerdict`); this adds the one
 /// thing it leaves to Swift: whether a spent token is an idempotent retry or a theft.
 public enum RefreshOutcome: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
 
-/// The database side of refresh-token rotation (SPEC §4.3), one round trip per refresh.
+/// The database side of refresh-token rotation (docs/reference.md, "Refresh tokens and sessions"), one round trip per refresh.
 ///
 /// One statement locks the presented token's row, decides its `RefreshVerdict`, and only when
 /// that is `rotated` marks it spent and inserts its successor; it returns the verdict, the token,

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import JOSE
 
-/// An opaque refresh token (RFC 6749 §1.5, SPEC §4.3): 256 random bits, base64url. Only its
+/// An opaque refresh token (RFC 6749 §1.5, docs/reference.md, "Refresh tokens and sessions"): 256 random bits, base64url. Only its
 /// SHA-256 is stored; the plain value exists in the response alone.
 public struct RefreshToken: Sendable, Equatable {
     /// The value handed to the client.
@@ -24,7 +24,7 @@ public struct RefreshToken: Sendable, Equatable {
         Array(SHA256.hash(data: Data(value.utf8)))
     }
 
-    /// SPEC §4.3: the successor of this token is an HMAC of it under a server-secret subkey, so a
+    /// docs/reference.md, "Refresh tokens and sessions": the successor of this token is an HMAC of it under a server-secret subkey, so a
     /// retried refresh can answer the very same successor without it ever being stored in plain.
     public func successor(key: SymmetricKey) -> RefreshToken {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(value.utf8), using: key)

@@ -1,4 +1,4 @@
-/// What the rotation statement decided about a presented refresh token (SPEC §4.3), in the order
+/// What the rotation statement decided about a presented refresh token (docs/reference.md, "Refresh tokens and sessions"), in the order
 /// it checks: the first rule a token breaks is its verdict. The statement is the only place these
 /// rules are checked, because it must decide under the row lock whether to rotate; Swift reads
 /// the verdict and never re-derives it.

@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
 
-/// What operators see of users and sessions (SPEC §6: `issuer sessions`, `issuer users`).
+/// What operators see of users and sessions (docs/reference.md, "Admin CLI": `issuer sessions`, `issuer users`).
 /// Read-only; revocation goes through `SessionRevocation`.
 public struct SessionDirectory: Sendable {
     /// One session as `issuer sessions list` shows it.
@@ -15,7 +15,7 @@ public struct SessionDirectory: Sendable {
         /// When the user signed in: the ID tokens' `auth_time`.
         public var authTime: Date
         /// The sign-in or the latest refresh: derived from the newest refresh token's issue time,
-        /// so that a refresh writes nothing to `sessions` (SPEC §4.3's hot path). Once the
+        /// so that a refresh writes nothing to `sessions` (the hot path (docs/reference.md, "Refresh tokens and sessions")). Once the
         /// janitor has removed a session's expired tokens (an hour after they expire, when the
         /// session can no longer be refreshed anyway), this falls back to the sign-in.
         public var lastUsedAt: Date

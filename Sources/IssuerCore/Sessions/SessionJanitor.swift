@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
 
-/// Deletes what has expired, in small batches (SPEC §4.3), so no sweep holds locks for long or
+/// Deletes what has expired, in small batches (docs/reference.md, "Refresh tokens and sessions"), so no sweep holds locks for long or
 /// bloats one transaction. Safe with many processes: each batch takes rows with
 /// `FOR UPDATE SKIP LOCKED`, so two janitors never wait on or double-delete the same rows.
 ///

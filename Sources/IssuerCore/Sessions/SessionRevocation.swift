@@ -2,7 +2,7 @@ import Foundation
 import Postgres
 
 /// Revokes sessions: a whole sign-in at once, so every refresh token of it stops working and its
-/// access tokens stop passing `/userinfo` (SPEC §3.3, §4.3). Revoking twice keeps the first
+/// access tokens stop passing `/userinfo` (docs/reference.md, "Revocation" and "Refresh tokens and sessions"). Revoking twice keeps the first
 /// time and reason.
 public struct SessionRevocation: Sendable {
     private let pool: ConnectionPool

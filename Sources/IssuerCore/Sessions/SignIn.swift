@@ -8,7 +8,7 @@ public struct SignIn: Sendable {
     public var sessionID: UUID
     /// When this sign-in happened: the `auth_time` of its ID tokens.
     public var authTime: Date
-    /// The session's hard end: `authTime` + `ISSUER_SESSION_MAX_AGE` (SPEC §4.3).
+    /// The session's hard end: `authTime` + `ISSUER_SESSION_MAX_AGE` (docs/reference.md, "Refresh tokens and sessions").
     public var sessionExpiresAt: Date
     /// The session's first refresh token; only its hash was stored.
     public var refreshToken: RefreshToken

@@ -1,4 +1,4 @@
-/// Everything a successful provider sign-in brings to the database (SPEC §3.1).
+/// Everything a successful provider sign-in brings to the database (docs/reference.md, "Native sign-in").
 public struct SignInRequest: Sendable {
     /// Who the verified provider token says signed in.
     public var identity: ExternalIdentity
@@ -12,7 +12,7 @@ public struct SignInRequest: Sendable {
     public var scopes: [String]
     /// The raw nonce the client sent, echoed in the ID token (OIDC Core §2).
     public var nonce: String?
-    /// Recorded on the session for operators (SPEC §4.3).
+    /// Recorded on the session for operators (docs/reference.md, "Refresh tokens and sessions").
     public var userAgent: String?
     /// The client IP after `ISSUER_TRUSTED_PROXIES`, recorded on the session.
     public var clientIP: String?

@@ -3,7 +3,7 @@ import Postgres
 
 /// Records a provider sign-in: finds or creates the user by (provider, subject), refreshes its
 /// profile, opens a session and stores the session's first refresh token (as a hash), all in
-/// **one** statement, so one database round trip per sign-in (ARCHITECTURE §3).
+/// **one** statement, so one database round trip per sign-in (docs/design.md, "PostgreSQL through libpq").
 ///
 /// Concurrency is decided by the database: the identity row is claimed first with
 /// `INSERT … ON CONFLICT DO UPDATE`, so concurrent first sign-ins of one Apple `sub` serialize
@@ -15,7 +15,7 @@ public struct SignInStore: Sendable {
     private let refreshTokenTTL: TimeInterval
     private let sessionMaxAge: TimeInterval
 
-    /// Lifetimes: `ISSUER_REFRESH_TOKEN_TTL` and `ISSUER_SESSION_MAX_AGE` (SPEC §2).
+    /// Lifetimes: `ISSUER_REFRESH_TOKEN_TTL` and `ISSUER_SESSION_MAX_AGE` (docs/reference.md, "Configuration").
     public init(pool: ConnectionPool, clock: any WallClock, refreshTokenTTL: Duration, sessionMaxAge: Duration) {
         self.pool = pool
         self.clock = clock
@@ -61,7 +61,7 @@ public struct SignInStore: Sendable {
         FROM account, token
         """
 
-    /// The hosted flow's sign-in (SPEC §3.7): instead of a refresh token, a one-time code ($18
+    /// The hosted flow's sign-in (docs/reference.md, "Hosted sign-in"): instead of a refresh token, a one-time code ($18
     /// hash, $19 expiry) bound to the client, its redirect URI ($20) and PKCE challenge ($21);
     /// the refresh token is issued when the code is redeemed.
     static let codeStatement = signInSteps + """

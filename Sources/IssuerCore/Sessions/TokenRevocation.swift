@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 
-/// RFC 7009 token revocation (SPEC §3.3): a refresh token revokes its whole session; an access
+/// RFC 7009 token revocation (docs/reference.md, "Revocation"): a refresh token revokes its whole session; an access
 /// token issued here revokes its session (`sid`). Unknown, malformed, expired or already revoked
 /// tokens, and tokens of another client, are answered exactly like a success (RFC 7009 §2.2), so
 /// the endpoint reveals nothing about tokens it is shown.

@@ -1,5 +1,5 @@
 /// Client-supplied text (a name, a user agent, a parameter name) reaches log lines, error
-/// descriptions and the admin CLI's tables. SPEC §7: no input can forge a log line or drive an
+/// descriptions and the admin CLI's tables. docs/reference.md, "Faults and bad input": no input can forge a log line or drive an
 /// operator's terminal, so such text is checked or escaped wherever it is shown.
 extension String {
     /// Whether any scalar is a control character (C0, DEL, C1), a line or paragraph separator, or

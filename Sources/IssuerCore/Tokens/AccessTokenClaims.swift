@@ -1,4 +1,4 @@
-/// The claims of an access token (RFC 9068 §2.2, SPEC §4.1), as minted and as verified.
+/// The claims of an access token (RFC 9068 §2.2, docs/reference.md, "Access tokens"), as minted and as verified.
 ///
 /// Times are NumericDate seconds (RFC 7519 §2) because that is what travels in the token; a
 /// `Date` would invite fractional seconds that no verifier sees.
@@ -8,7 +8,7 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
 
     /// `iss` (RFC 7519 §4.1.1): `ISSUER_URL`, exactly.
     public var issuer: String
-    /// `sub` (RFC 9068 §2.2): the internal user id, never the Apple `sub` (SPEC §4.1).
+    /// `sub` (RFC 9068 §2.2): the internal user id, never the Apple `sub` (docs/reference.md, "Access tokens").
     public var subject: String
     /// `aud` (RFC 9068 §2.2): `ISSUER_AUDIENCE`.
     public var audience: String
@@ -22,7 +22,7 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     public var jwtID: String
     /// `scope` (RFC 9068 §2.2.3, RFC 8693 §4.2): space-separated.
     public var scope: String
-    /// `sid` (OIDC Front-Channel Logout §3, SPEC §4.1): the session, so revoking it stops the token at `/userinfo`.
+    /// `sid` (OIDC Front-Channel Logout §3, docs/reference.md, "Access tokens"): the session, so revoking it stops the token at `/userinfo`.
     public var sessionID: String
     /// `email` (OIDC Core §5.1), only with the `email` scope.
     public var email: String?
@@ -31,7 +31,7 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     /// `name` (OIDC Core §5.1), only with the `profile` scope.
     public var name: String?
 
-    /// Claims as listed in SPEC §4.1.
+    /// Claims as listed (docs/reference.md, "Access tokens").
     public init(
         issuer: String, subject: String, audience: String, clientID: String, issuedAt: Int, expiresAt: Int,
         jwtID: String, scope: String, sessionID: String, email: String? = nil, emailVerified: Bool? = nil, name: String? = nil

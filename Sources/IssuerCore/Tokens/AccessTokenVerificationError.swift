@@ -1,4 +1,4 @@
-/// Why an access token was refused (RFC 9068 §4, SPEC §3.6). Every case means `401` with
+/// Why an access token was refused (RFC 9068 §4, docs/reference.md, "UserInfo"). Every case means `401` with
 /// `error="invalid_token"` (RFC 6750 §3.1); the cases exist for logs and metrics.
 ///
 /// Descriptions are fixed text: the token is attacker-controlled and never echoed.
@@ -20,7 +20,7 @@ public enum AccessTokenVerificationError: Error, Sendable, Equatable, CustomStri
     /// `exp` has passed (RFC 9068 §4, RFC 7519 §4.1.4).
     case expired
 
-    /// A fixed text for logs (SPEC §3.6).
+    /// A fixed text for logs (docs/reference.md, "UserInfo").
     public var description: String {
         switch self {
         case .malformed: "access token is malformed"

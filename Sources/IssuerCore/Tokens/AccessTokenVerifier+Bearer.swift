@@ -13,7 +13,7 @@ extension AccessTokenVerifier {
         public var sessionID: UUID
     }
 
-    /// Verifies `token` against `ring` (SPEC §3.6).
+    /// Verifies `token` against `ring` (docs/reference.md, "UserInfo").
     public func bearer(_ token: String, ring: KeyRing) throws(OAuthError) -> Bearer {
         let claims: AccessTokenClaims
         do {

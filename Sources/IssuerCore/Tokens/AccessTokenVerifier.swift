@@ -2,7 +2,7 @@ import Foundation
 import JOSE
 
 /// Verifies the issuer's own access tokens (RFC 9068 §4), for `/userinfo` and `DELETE /account`
-/// (SPEC §3.6, §3.8).
+/// (docs/reference.md, "UserInfo" and "Account deletion").
 ///
 /// The order is cheapest and least trusting first: structure and `alg` (JOSE's RS256 allow-list,
 /// before any key is touched), `typ`, `kid` among the published keys, the signature, then claims.
@@ -14,10 +14,10 @@ public struct AccessTokenVerifier: Sendable {
     public let audience: String
     /// Where "now" comes from for `exp` (RFC 9068 §4).
     public let clock: any WallClock
-    /// Longest token accepted before parsing; SPEC §7 bounds tokens at 16 KiB.
+    /// Longest token accepted before parsing; docs/reference.md, "Faults and bad input" bounds tokens at 16 KiB.
     public let maxLength: Int
 
-    /// A verifier for `ISSUER_URL` and `ISSUER_AUDIENCE` (SPEC §2).
+    /// A verifier for `ISSUER_URL` and `ISSUER_AUDIENCE` (docs/reference.md, "Configuration").
     public init(issuer: String, audience: String, clock: any WallClock, maxLength: Int = 16 * 1024) {
         self.issuer = issuer
         self.audience = audience
@@ -26,7 +26,7 @@ public struct AccessTokenVerifier: Sendable {
     }
 
     /// The token's claims if it is a valid, unexpired access token of this issuer signed by one of
-    /// the ring's published keys (SPEC §3.4); otherwise the reason it is not.
+    /// the ring's published keys (docs/reference.md, "JWKS"); otherwise the reason it is not.
     public func verify(_ token: some StringProtocol, ring: KeyRing) throws(AccessTokenVerificationError) -> AccessTokenClaims {
         let now = clock.now
         let verified: JWSVerified

@@ -1,6 +1,6 @@
 import JOSE
 
-/// The claims of an ID token (OIDC Core §2, SPEC §4.2).
+/// The claims of an ID token (OIDC Core §2, docs/reference.md, "ID tokens").
 ///
 /// Times are NumericDate seconds (RFC 7519 §2), as they travel in the token.
 public struct IDTokenClaims: Codable, Sendable, Equatable {
@@ -36,7 +36,7 @@ public struct IDTokenClaims: Codable, Sendable, Equatable {
     /// `family_name` (OIDC Core §5.1), only with the `profile` scope.
     public var familyName: String?
 
-    /// Claims as listed in SPEC §4.2.
+    /// Claims as listed (docs/reference.md, "ID tokens").
     public init(
         issuer: String, subject: String, audience: String, issuedAt: Int, expiresAt: Int, authTime: Int,
         sessionID: String, nonce: String? = nil, accessTokenHash: String, email: String? = nil,

@@ -1,20 +1,20 @@
 import Foundation
 
-/// What the grant handlers know when they issue tokens (SPEC §3.1, §3.2, §4): who, for which
+/// What the grant handlers know when they issue tokens (docs/reference.md, "Native sign-in" and "Token endpoint" and "Tokens and sessions"): who, for which
 /// client and session, with which scope, and the user's profile. ``TokenSigner`` turns it into
 /// claims, keeping only the profile claims the scope allows.
 public struct TokenContents: Sendable, Equatable {
-    /// The internal user id, the tokens' `sub` (SPEC §4.1).
+    /// The internal user id, the tokens' `sub` (docs/reference.md, "Access tokens").
     public var subject: String
     /// The client the tokens are for: the access token's `client_id`, the ID token's `aud` (OIDC Core §2, §5.1).
     public var clientID: String
     /// The granted scope tokens (RFC 6749 §3.3), in the order they are written to `scope`.
     public var scopes: [String]
-    /// The session, `sid` (SPEC §4.1, §4.2).
+    /// The session, `sid` (docs/reference.md, "Access tokens" and "ID tokens").
     public var sessionID: String
     /// When the user signed in, `auth_time` (OIDC Core §2).
     public var authTime: Date
-    /// The session's hard end (`auth_time` + `ISSUER_SESSION_MAX_AGE`): SPEC §4.3, no token
+    /// The session's hard end (`auth_time` + `ISSUER_SESSION_MAX_AGE`): docs/reference.md, "Refresh tokens and sessions", no token
     /// outlives its session, so no `exp` is later than this.
     public var sessionExpiresAt: Date
     /// The raw nonce the client sent, echoed in the ID token (OIDC Core §2).
@@ -45,7 +45,7 @@ public struct TokenContents: Sendable, Equatable {
         }
     }
 
-    /// Token contents as described in SPEC §4.
+    /// Token contents as described (docs/reference.md, "Tokens and sessions").
     public init(
         subject: String, clientID: String, scopes: [String], sessionID: String, authTime: Date, sessionExpiresAt: Date,
         nonce: String? = nil, profile: Profile = Profile()

@@ -1,26 +1,26 @@
 import Foundation
 import JOSE
 
-/// Signs the issuer's tokens (SPEC §4.1, §4.2): a pure function of the contents, the
+/// Signs the issuer's tokens (docs/reference.md, "Access tokens" and "ID tokens"): a pure function of the contents, the
 /// signing key and the clock.
 ///
-/// RSA signing is the dominant cost of every token request (ARCHITECTURE §4), so the signer holds
+/// RSA signing is the dominant cost of every token request (docs/design.md, "Keys and tokens"), so the signer holds
 /// no lock and is no actor: callers on any number of tasks sign in parallel, each with its own
 /// OpenSSL context. The key comes in as a parameter — whatever ring the caller currently holds —
 /// so there is no global state and a ring swap never blocks a signature.
 public struct TokenSigner: Sendable {
-    /// `iss` of every token: `ISSUER_URL`, exactly (SPEC §2).
+    /// `iss` of every token: `ISSUER_URL`, exactly (docs/reference.md, "Configuration").
     public let issuer: String
-    /// `aud` of access tokens: `ISSUER_AUDIENCE` (SPEC §2, RFC 9068 §2.2).
+    /// `aud` of access tokens: `ISSUER_AUDIENCE` (docs/reference.md, "Configuration", RFC 9068 §2.2).
     public let audience: String
-    /// `ISSUER_ACCESS_TOKEN_TTL` (SPEC §2, RFC 7519 §4.1.6).
+    /// `ISSUER_ACCESS_TOKEN_TTL` (docs/reference.md, "Configuration", RFC 7519 §4.1.6).
     public let accessTokenTTL: Duration
-    /// `ISSUER_ID_TOKEN_TTL` (SPEC §2, RFC 7519 §4.1.6).
+    /// `ISSUER_ID_TOKEN_TTL` (docs/reference.md, "Configuration", RFC 7519 §4.1.6).
     public let idTokenTTL: Duration
-    /// Where `iat` comes from (SPEC §2, RFC 7519 §4.1.6).
+    /// Where `iat` comes from (docs/reference.md, "Configuration", RFC 7519 §4.1.6).
     public let clock: any WallClock
 
-    /// A signer for `ISSUER_URL`, `ISSUER_AUDIENCE` and the token lifetimes (SPEC §2).
+    /// A signer for `ISSUER_URL`, `ISSUER_AUDIENCE` and the token lifetimes (docs/reference.md, "Configuration").
     public init(issuer: String, audience: String, accessTokenTTL: Duration, idTokenTTL: Duration, clock: any WallClock) {
         self.issuer = issuer
         self.audience = audience
@@ -29,21 +29,21 @@ public struct TokenSigner: Sendable {
         self.clock = clock
     }
 
-    /// Signs with the ring's active key (SPEC §5: the active key signs everything).
+    /// Signs with the ring's active key (docs/reference.md, "Signing keys": the active key signs everything).
     public func sign(_ contents: TokenContents, ring: KeyRing) throws(TokenSigningError) -> SignedTokens {
         guard let active = ring.active else { throw .noActiveKey }
         return try sign(contents, key: active)
     }
 
-    /// Signs an access token (RFC 9068, SPEC §4.1) and, when the scope includes `openid`, an ID
-    /// token (OIDC Core §2, SPEC §4.2) whose `at_hash` binds it to that access token.
+    /// Signs an access token (RFC 9068, docs/reference.md, "Access tokens") and, when the scope includes `openid`, an ID
+    /// token (OIDC Core §2, docs/reference.md, "ID tokens") whose `at_hash` binds it to that access token.
     ///
     /// Profile claims follow the scope (OIDC Core §5.4): `email`/`email_verified` with `email`,
     /// `name` (and in the ID token `given_name`/`family_name`) with `profile`.
     public func sign(_ contents: TokenContents, key: SigningKey) throws(TokenSigningError) -> SignedTokens {
         guard key.state == .active else { throw .keyNotActive(kid: key.kid) }
         let issuedAt = Int(clock.now.timeIntervalSince1970.rounded(.down))
-        // SPEC §4.3: no token outlives its session.
+        // docs/reference.md, "Refresh tokens and sessions": no token outlives its session.
         let sessionEnd = Int(contents.sessionExpiresAt.timeIntervalSince1970.rounded(.down))
         let accessExpiresAt = min(issuedAt + accessTokenTTL.wholeSeconds, sessionEnd)
         let idExpiresAt = min(issuedAt + idTokenTTL.wholeSeconds, sessionEnd)

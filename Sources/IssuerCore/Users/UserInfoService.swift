@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
 
-/// OIDC Core §5.3 UserInfo (SPEC §3.6): the claims the access token's scopes allow, read fresh
+/// OIDC Core §5.3 UserInfo (docs/reference.md, "UserInfo"): the claims the access token's scopes allow, read fresh
 /// from the user, after checking the token (RS256, `typ` `at+jwt`, `iss`, `aud`, `exp`) and its
 /// session (one indexed lookup: not revoked, not expired).
 public struct UserInfoService: Sendable {

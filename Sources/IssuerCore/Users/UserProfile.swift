@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
 
-/// The user as tokens describe it (SPEC §4.1, §4.2): our stable id, never the provider's.
+/// The user as tokens describe it (docs/reference.md, "Access tokens" and "ID tokens"): our stable id, never the provider's.
 public struct UserProfile: Sendable, Equatable {
     /// Our stable user id; `subject` is its text form.
     public var id: UUID

@@ -1,7 +1,7 @@
 import Foundation
 import Postgres
 
-/// Reads users for the endpoints that answer claims about them (SPEC §3.6).
+/// Reads users for the endpoints that answer claims about them (docs/reference.md, "UserInfo").
 public struct UserStore: Sendable {
     private let pool: ConnectionPool
 

@@ -2,7 +2,7 @@ import IssuerCore
 import Logging
 import ServiceLifecycle
 
-/// The background worker every process runs (SPEC §3.8, ARCHITECTURE §6): retries pending Apple
+/// The background worker every process runs (docs/reference.md, "Apple token custody", docs/design.md, "Apple and remote parties"): retries pending Apple
 /// code redemptions while their codes live and queued Apple revocations with backoff, forgets old
 /// notification `jti`s and finished revocations, and keeps the queue-depth gauge fresh. Rows are claimed with
 /// `FOR UPDATE SKIP LOCKED`, so any number of processes share the work without sending anything

@@ -2,7 +2,7 @@ import Foundation
 import IssuerCore
 
 extension AppleTokenAPI {
-    /// Apple's token and revoke endpoints over HTTP (SPEC §7's rules), with the configured
+    /// Apple's token and revoke endpoints over HTTP (the rules (docs/reference.md, "Faults and bad input")), with the configured
     /// developer credentials; nil without them. For the admin CLI (`issuer users delete`).
     public static func live(
         credentials: Configuration.AppleCredentials?, tokenURL: URL, revokeURL: URL, clock: any WallClock

@@ -3,7 +3,7 @@ import Foundation
 import IssuerCore
 import NIOCore
 
-/// Posts to Apple's token and revoke endpoints through `RemoteFetch` (SPEC §7): one deadline for
+/// Posts to Apple's token and revoke endpoints through `RemoteFetch` (docs/reference.md, "Faults and bad input"): one deadline for
 /// the whole exchange, a 64 KiB cap on Apple's answer, no redirects, `https` only (or loopback).
 struct HTTPAppleTransport: AppleHTTPTransport {
     var client: HTTPClient = RemoteFetch.sharedClient

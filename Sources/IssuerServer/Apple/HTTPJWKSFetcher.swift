@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import IssuerCore
 
-/// Fetches a JWK Set over HTTP for `RemoteJWKSCache` through `RemoteFetch`: SPEC §7's 5-second
+/// Fetches a JWK Set over HTTP for `RemoteJWKSCache` through `RemoteFetch`: the 5-second (docs/reference.md, "Faults and bad input")
 /// deadline for the whole exchange, a 1 MiB cap, no redirects, so a misbehaving endpoint can
 /// neither hang nor flood nor crash the issuer.
 struct HTTPJWKSFetcher: JWKSFetcher {

@@ -6,7 +6,7 @@ import NIOHTTP1
 import Synchronization
 
 /// One HTTP exchange with a remote party (Apple's JWKS, token and revoke endpoints) under
-/// SPEC §7 and ARCHITECTURE §6: one deadline for the whole exchange, the body included; a cap on
+/// docs/reference.md, "Faults and bad input" and docs/design.md, "Apple and remote parties": one deadline for the whole exchange, the body included; a cap on
 /// the body; no redirect followed; `https` only, or plain `http` to loopback.
 ///
 /// AsyncHTTPClient's own deadline ends when the response head arrives, so a body trickled a byte
@@ -33,7 +33,7 @@ struct RemoteFetch: Sendable {
     }
 
     var client: HTTPClient = Self.sharedClient
-    /// SPEC §7: 5 seconds for the whole exchange.
+    /// docs/reference.md, "Faults and bad input": 5 seconds for the whole exchange.
     var timeout: Duration = .seconds(5)
     var maximumBodySize = 1024 * 1024
 

@@ -1,5 +1,5 @@
-/// Why an exchange with a remote party failed (SPEC §7): each is a failed fetch, handled as in
-/// SPEC §3.1 and §3.8, never a reason to stop.
+/// Why an exchange with a remote party failed (docs/reference.md, "Faults and bad input"): each is a failed fetch, handled as in
+/// docs/reference.md, "Native sign-in" and "Account deletion", never a reason to stop.
 enum RemoteFetchError: Error, Equatable, CustomStringConvertible {
     /// Plain `http` to a host that is not loopback; also refused at start by configuration.
     case insecureURL

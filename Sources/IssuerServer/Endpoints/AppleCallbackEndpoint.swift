@@ -1,7 +1,7 @@
 import Hummingbird
 import IssuerCore
 
-/// SPEC §3.7, `POST /auth/apple/callback`: Apple's `form_post` after Sign in with Apple on the
+/// docs/reference.md, "Hosted sign-in", `POST /auth/apple/callback`: Apple's `form_post` after Sign in with Apple on the
 /// web. Read the form → verify, sign in, store a code → redirect the client (or a page).
 struct AppleCallbackEndpoint {
     let hostedSignIn: HostedSignIn

@@ -1,7 +1,7 @@
 import Hummingbird
 import IssuerCore
 
-/// SPEC §3.1, `POST /auth/apple/exchange`: the native app's Sign in with Apple.
+/// docs/reference.md, "Native sign-in", `POST /auth/apple/exchange`: the native app's Sign in with Apple.
 /// parse the body → read the fields → exchange → answer tokens.
 struct AppleExchangeEndpoint {
     let exchange: IdentityExchange
@@ -10,7 +10,7 @@ struct AppleExchangeEndpoint {
     func register(on routes: RouteRegistrar) {
         routes.add(.appleExchange) { request, context in
             let parameters = try await OAuthParameters.parse(request)
-            // SPEC §3.1: `name` is an object of strings; any other shape is refused, not ignored.
+            // docs/reference.md, "Native sign-in": `name` is an object of strings; any other shape is refused, not ignored.
             if parameters.optional("name") != nil {
                 throw OAuthError.invalidRequest("name must be an object with given_name and family_name strings.")
             }
@@ -18,7 +18,7 @@ struct AppleExchangeEndpoint {
             let exchangeRequest = IdentityExchange.Request(
                 idToken: try parameters.required("id_token"),
                 nonce: parameters.optional("nonce"),
-                // SPEC §3.1: `client_id` is optional; the exchange takes the registry's default.
+                // docs/reference.md, "Native sign-in": `client_id` is optional; the exchange takes the registry's default.
                 clientID: parameters.optional("client_id"),
                 scope: parameters.optional("scope"),
                 givenName: name?["given_name"].flatMap { $0.isEmpty ? nil : $0 },

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import IssuerCore
 
-/// SPEC §3.10, `POST /auth/apple/notifications`: Apple's server-to-server notifications,
+/// docs/reference.md, "Apple notifications", `POST /auth/apple/notifications`: Apple's server-to-server notifications,
 /// `{"payload": "<JWS>"}`. `200` once applied (or when there is nothing to apply), `400` for a
 /// payload that fails verification, `503` when Apple's keys cannot be had, so that Apple retries.
 /// Not rate limited: Apple is the caller.

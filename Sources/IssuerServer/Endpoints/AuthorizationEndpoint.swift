@@ -1,7 +1,7 @@
 import Hummingbird
 import IssuerCore
 
-/// SPEC §3.7, `GET /oauth2/authorize` (RFC 6749 §4.1.1, RFC 7636, OIDC Core §3.1.2; `POST` too,
+/// docs/reference.md, "Hosted sign-in", `GET /oauth2/authorize` (RFC 6749 §4.1.1, RFC 7636, OIDC Core §3.1.2; `POST` too,
 /// as OIDC Core §3.1.2.1 asks): read the parameters → decide → a page, or a redirect to Apple
 /// or back to the client with an error.
 struct AuthorizationEndpoint {
@@ -21,7 +21,7 @@ struct AuthorizationEndpoint {
 }
 
 extension HostedSignIn.Outcome {
-    /// A `302` or a plain page, both with SPEC §3.7's headers.
+    /// A `302` or a plain page, both with the headers (docs/reference.md, "Hosted sign-in").
     var response: Response {
         switch self {
         case .redirect(let location): HTMLPage.redirect(to: location)

@@ -3,7 +3,7 @@ import IssuerCore
 
 /// OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 metadata, generated from the same configuration
 /// and the same list of served endpoints that the router uses, so it never advertises something
-/// the server refuses (SPEC §3.5).
+/// the server refuses (docs/reference.md, "Discovery").
 struct DiscoveryDocument: Encodable {
     let issuer: String
     let jwksURI: String

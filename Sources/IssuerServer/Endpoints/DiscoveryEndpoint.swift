@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import IssuerCore
 
-/// SPEC §3.5: `GET {path}/.well-known/openid-configuration` (OIDC Discovery §4) and the RFC 8414
+/// docs/reference.md, "Discovery": `GET {path}/.well-known/openid-configuration` (OIDC Discovery §4) and the RFC 8414
 /// §3 alias `GET /.well-known/oauth-authorization-server{path}`. The body is encoded once.
 struct DiscoveryEndpoint {
     let body: ByteBuffer

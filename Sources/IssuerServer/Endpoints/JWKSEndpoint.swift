@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Synchronization
 
-/// SPEC §3.4, `GET /oauth2/jwks.json`: the public keys of the active, next and still-published
+/// docs/reference.md, "JWKS", `GET /oauth2/jwks.json`: the public keys of the active, next and still-published
 /// retired keys. The bytes and ETag are computed when the ring changes; a request only copies a
 /// reference to them.
 struct JWKSEndpoint {

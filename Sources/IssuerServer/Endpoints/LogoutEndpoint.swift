@@ -1,7 +1,7 @@
 import Hummingbird
 import IssuerCore
 
-/// SPEC §3.11, `GET`/`POST /oauth2/logout` (RP-Initiated Logout 1.0): the end-session endpoint
+/// docs/reference.md, "Sign-out", `GET`/`POST /oauth2/logout` (RP-Initiated Logout 1.0): the end-session endpoint
 /// an app opens in the system browser. Read the parameters → end the session → a redirect or a
 /// plain page.
 struct LogoutEndpoint {

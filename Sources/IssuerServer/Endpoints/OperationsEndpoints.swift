@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Postgres
 
-/// SPEC §3.9: `/healthz`, `/readyz` and `/metrics`, always at the server's root, whatever the
+/// docs/reference.md, "Operations": `/healthz`, `/readyz` and `/metrics`, always at the server's root, whatever the
 /// path of `ISSUER_URL`, so a proxy that forwards only the issuer's path never exposes them.
 struct OperationsEndpoints {
     let readiness: Readiness

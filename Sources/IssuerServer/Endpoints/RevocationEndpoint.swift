@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import IssuerCore
 
-/// SPEC §3.3, `POST /oauth2/revoke` (RFC 7009 §2): always `200` with an empty body for any
+/// docs/reference.md, "Revocation", `POST /oauth2/revoke` (RFC 7009 §2): always `200` with an empty body for any
 /// token, known or not, once the client is identified.
 struct RevocationEndpoint {
     let revocation: TokenRevocation

@@ -2,7 +2,7 @@ import Hummingbird
 import IssuerCore
 import Logging
 
-/// SPEC §3.2, `POST /oauth2/token` (RFC 6749 §3.2): reads the body once, then dispatches on
+/// docs/reference.md, "Token endpoint", `POST /oauth2/token` (RFC 6749 §3.2): reads the body once, then dispatches on
 /// `grant_type` to one grant; an unknown grant is `unsupported_grant_type`.
 struct TokenEndpoint {
     static let tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
@@ -29,7 +29,7 @@ struct TokenEndpoint {
                     refreshToken: try parameters.required("refresh_token"), clientID: try parameters.required("client_id"),
                     scope: parameters.optional("scope")), logger: context.logger)
             case "authorization_code":
-                // RFC 6749 §4.1.3 with RFC 7636 §4.5: all four are required (SPEC §3.7).
+                // RFC 6749 §4.1.3 with RFC 7636 §4.5: all four are required (docs/reference.md, "Hosted sign-in").
                 response = try await authorizationCode.redeem(AuthorizationCodeGrant.Request(
                     code: try parameters.required("code"), redirectURI: try parameters.required("redirect_uri"),
                     clientID: try parameters.required("client_id"), codeVerifier: try parameters.required("code_verifier")),

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import IssuerCore
 
-/// SPEC §3.6, `GET`/`POST /userinfo` (OIDC Core §5.3) with RFC 6750 bearer tokens: no
+/// docs/reference.md, "UserInfo", `GET`/`POST /userinfo` (OIDC Core §5.3) with RFC 6750 bearer tokens: no
 /// credentials answers a bare `401` with `WWW-Authenticate: Bearer` (RFC 6750 §3.1, no error
 /// code); a bad token answers `401` with `error="invalid_token"`.
 struct UserInfoEndpoint {

@@ -5,15 +5,15 @@ import ServiceLifecycle
 import UnixSignals
 import Synchronization
 
-/// Keeps the server's view of the key ring current (SPEC §5): re-reads `ISSUER_KEYS_DIR` every
+/// Keeps the server's view of the key ring current (docs/reference.md, "Signing keys"): re-reads `ISSUER_KEYS_DIR` every
 /// `ISSUER_KEYS_RELOAD_SECONDS` and at once on SIGHUP, swaps the new ring in atomically, and
 /// keeps the previous ring (with an error in the log) when the directory holds an invalid one —
-/// or none at all while a ring is in use (SPEC §7: an unmounted volume is a failed load, not an
+/// or none at all while a ring is in use (docs/reference.md, "Faults and bad input": an unmounted volume is a failed load, not an
 /// instruction to stop signing and empty the JWKS).
 ///
 /// Before it signs with a ring it records this server's ``SignerTiming`` in it (when the ring
 /// does not already cover it), so that `issuer keys prune` run anywhere keeps retired keys
-/// published for as long as this server's tokens live (SPEC §5).
+/// published for as long as this server's tokens live (docs/reference.md, "Signing keys").
 ///
 /// Readers take the current `PublishedKeys` with one uncontended lock and never wait on a
 /// reload; signing happens outside any lock.
@@ -83,7 +83,7 @@ final class KeyRingMonitor: Sendable {
         }
     }
 
-    /// An empty read while a ring is in use is a failed load (SPEC §7); before any ring is, it is
+    /// An empty read while a ring is in use is a failed load (docs/reference.md, "Faults and bad input"); before any ring is, it is
     /// just the ring before `issuer keys init`.
     private func refusingDisappearance(_ ring: KeyRing) throws -> KeyRing {
         if ring.isEmpty, !current.ring.isEmpty {
@@ -113,7 +113,7 @@ struct KeyRingReloadService: Service {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    // SIGHUP: reload now (SPEC §2).
+                    // SIGHUP: reload now (docs/reference.md, "Configuration").
                     for await _ in await UnixSignalsSequence(trapping: .sighup) {
                         monitor.reload()
                     }

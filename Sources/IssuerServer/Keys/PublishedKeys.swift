@@ -4,7 +4,7 @@ import JOSE
 import NIOCore
 
 /// One immutable state of the key ring as the server uses it: the ring that signs and verifies,
-/// plus the JWKS bytes and strong ETag computed once when it changed (SPEC §3.4), never per
+/// plus the JWKS bytes and strong ETag computed once when it changed (docs/reference.md, "JWKS"), never per
 /// request.
 struct PublishedKeys: Sendable {
     let ring: KeyRing

@@ -3,9 +3,9 @@ import Hummingbird
 import IssuerCore
 import Logging
 
-/// SPEC §7: on the OAuth routes even the framework's own errors (404, 405, 413) are RFC 6749
+/// docs/reference.md, "Faults and bad input": on the OAuth routes even the framework's own errors (404, 405, 413) are RFC 6749
 /// §5.2 JSON, and anything unexpected becomes `500 server_error` with a generic text and a log
-/// line carrying the request id (ARCHITECTURE §8). The route table says which routes are OAuth
+/// line carrying the request id (docs/design.md, "Errors"). The route table says which routes are OAuth
 /// routes; an unmatched path is shaped so when it lies under the OAuth paths. Errors elsewhere
 /// keep Hummingbird's rendering.
 struct OAuthErrorMiddleware: RouterMiddleware {

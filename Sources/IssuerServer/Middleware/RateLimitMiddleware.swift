@@ -1,7 +1,7 @@
 import Hummingbird
 import IssuerCore
 
-/// Applies `ISSUER_RATE_LIMIT` to the routes the route table marks (SPEC §2): over the
+/// Applies `ISSUER_RATE_LIMIT` to the routes the route table marks (docs/reference.md, "Configuration"): over the
 /// allowance, `429` with `Retry-After` and `temporarily_unavailable`. Requests whose client
 /// address is unknown (no TCP peer) are not limited.
 struct RateLimitMiddleware: RouterMiddleware {

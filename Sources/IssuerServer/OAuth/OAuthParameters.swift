@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import IssuerCore
 
-/// The parameters of an OAuth request, parsed once from the body (SPEC §3, §7):
+/// The parameters of an OAuth request, parsed once from the body (docs/reference.md, "Requests and errors" and "Faults and bad input"):
 /// `application/x-www-form-urlencoded` as RFC 6749 §4 requires, or `application/json`.
 ///
 /// Bodies over 64 KiB and other content types are refused here; the body itself is parsed by

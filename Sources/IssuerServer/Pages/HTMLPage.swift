@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// The few pages the issuer shows a browser (SPEC §3.7, §3.11): a title and one sentence,
+/// The few pages the issuer shows a browser (docs/reference.md, "Hosted sign-in" and "Sign-out"): a title and one sentence,
 /// accessible (a language, a heading, a readable size), with no script, style or frame, and
 /// everything echoed escaped. `Content-Security-Policy: default-src 'none'` forbids anything a
 /// page might load, `X-Frame-Options: DENY` forbids framing, and `no-store` keeps them out of

@@ -1,9 +1,9 @@
 import HTTPTypes
 
-/// One endpoint the server serves (SPEC §3), with every policy that depends on it. This enum is
+/// One endpoint the server serves (docs/reference.md, "Requests and errors"), with every policy that depends on it. This enum is
 /// the route table: registration, the `405`/`Allow` answers, rate limiting, body bounds, error
 /// shaping and the discovery document all read it, so none of them can disagree with another,
-/// and each applies to the *matched* route, however its path was spelled (SPEC §7).
+/// and each applies to the *matched* route, however its path was spelled (docs/reference.md, "Faults and bad input").
 enum Route: String, CaseIterable, Sendable {
     case appleExchange
     case authorization
@@ -21,7 +21,7 @@ enum Route: String, CaseIterable, Sendable {
     case account
     case appleNotifications
 
-    /// Where the route hangs: under the path of `ISSUER_URL`, at the server's root (SPEC §3.9),
+    /// Where the route hangs: under the path of `ISSUER_URL`, at the server's root (docs/reference.md, "Operations"),
     /// or at RFC 8414 §3's `/.well-known/oauth-authorization-server` followed by that path.
     enum Placement: Sendable {
         case issuer
@@ -29,7 +29,7 @@ enum Route: String, CaseIterable, Sendable {
         case wellKnownAlias
     }
 
-    /// How errors are rendered: RFC 6749 §5.2 JSON on the OAuth endpoints (SPEC §7, even the
+    /// How errors are rendered: RFC 6749 §5.2 JSON on the OAuth endpoints (docs/reference.md, "Faults and bad input", even the
     /// framework's own 404/405/413), the framework's default elsewhere.
     enum ErrorStyle: Sendable {
         case oauth
@@ -64,7 +64,7 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
-    /// SPEC §3.9: the operations endpoints, which move to the management listener when
+    /// docs/reference.md, "Operations": the operations endpoints, which move to the management listener when
     /// `ISSUER_OPS_PORT` is set (and are then 404 on the main one).
     var isOperations: Bool { placement == .root }
 
@@ -84,13 +84,13 @@ enum Route: String, CaseIterable, Sendable {
         switch self {
         case .appleExchange, .token, .revocation, .jwks, .userinfo: .oauth
         case .account, .appleNotifications: .oauth
-        // The browser-facing endpoints answer HTML pages and redirects (SPEC §3.7, §3.11).
+        // The browser-facing endpoints answer HTML pages and redirects (docs/reference.md, "Hosted sign-in" and "Sign-out").
         case .authorization, .appleCallback, .logout: .plain
         case .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: .plain
         }
     }
 
-    /// SPEC §2 `ISSUER_RATE_LIMIT`: the endpoints that sign in or mint tokens share one allowance
+    /// docs/reference.md, "Configuration" `ISSUER_RATE_LIMIT`: the endpoints that sign in or mint tokens share one allowance
     /// per client IP.
     var isRateLimited: Bool {
         switch self {
@@ -99,7 +99,7 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
-    /// SPEC §7: request bodies are bounded (64 KiB); routes without a body accept none.
+    /// docs/reference.md, "Faults and bad input": request bodies are bounded (64 KiB); routes without a body accept none.
     var maximumBodySize: Int {
         methods.contains(.post) ? 64 * 1024 : 0
     }

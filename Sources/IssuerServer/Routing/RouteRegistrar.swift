@@ -4,7 +4,7 @@ import Hummingbird
 /// Registers each endpoint under its `Route`: the served methods get the handler, every other
 /// common method gets a `405` with `Allow` (RFC 9110 §15.5.6), so a wrong method is a matched
 /// route like any other and gets that route's error shape. Remembers what was registered, which
-/// is what discovery advertises (SPEC §3.5). With a management router (SPEC §3.9,
+/// is what discovery advertises (docs/reference.md, "Discovery"). With a management router (docs/reference.md, "Operations",
 /// `ISSUER_OPS_PORT`), the operations routes are registered there and nowhere else.
 final class RouteRegistrar {
     typealias Handler = @Sendable (Request, IssuerRequestContext) async throws -> Response

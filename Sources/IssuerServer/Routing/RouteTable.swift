@@ -2,7 +2,7 @@ import Hummingbird
 
 /// Which `Route` a request matched. The router has already resolved the path when middleware
 /// runs (Hummingbird records the matched pattern as `endpointPath`), so `/oauth2/token/` and
-/// `//oauth2/token` resolve to the same route as `/oauth2/token` (SPEC §7) without a second,
+/// `//oauth2/token` resolve to the same route as `/oauth2/token` (docs/reference.md, "Faults and bad input") without a second,
 /// hand-written normalisation that could disagree with the router's.
 struct RouteTable: Sendable {
     /// The path of `ISSUER_URL` (e.g. `/oidc`), or empty.
@@ -24,7 +24,7 @@ struct RouteTable: Sendable {
     }
 
     /// Whether an unmatched path lies where the OAuth endpoints live, so that even its `404` is
-    /// RFC 6749 JSON (SPEC §7). Compared by path segments, as the router compares them.
+    /// RFC 6749 JSON (docs/reference.md, "Faults and bad input"). Compared by path segments, as the router compares them.
     func isUnderOAuthPaths(_ path: String) -> Bool {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         let prefixSegments = prefix.split(separator: "/", omittingEmptySubsequences: true)

@@ -9,7 +9,7 @@ import NIOHTTPTypesHTTP1
 /// An HTTP/1.1 connection as Hummingbird's `HTTP1Channel` sets it up, with the issuer's own
 /// handlers where they belong: between NIO's HTTP/1 decoder and the conversion to HTTPTypes.
 ///
-/// The order, from the socket in: NIO's encoder and decoder; `RequestReadTimeoutHandler` (SPEC §7),
+/// The order, from the socket in: NIO's encoder and decoder; `RequestReadTimeoutHandler` (docs/reference.md, "Faults and bad input"),
 /// which must see every request and answer, the static ones included; `StaticRouteHandler`, when
 /// the listener has static routes; the conversion to HTTPTypes; Hummingbird's connection state and
 /// the router. Hummingbird's `additionalChannelHandlers` can only go after the conversion, where

@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTP1
 
-/// SPEC §7: slow clients cannot hold the server. A connection must deliver a complete request
+/// docs/reference.md, "Faults and bad input": slow clients cannot hold the server. A connection must deliver a complete request
 /// (head, body and end) within `limit` of opening, and the next one within `limit` of the
 /// previous response; otherwise it is closed. An idle timeout alone is not enough: a client that
 /// trickles one byte every few seconds resets it forever (the "slowloris" attack). The clock
@@ -12,7 +12,7 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// SPEC §7: 30 s.
+    /// docs/reference.md, "Faults and bad input": 30 s.
     static let defaultLimit: TimeAmount = .seconds(30)
 
     private let limit: TimeAmount

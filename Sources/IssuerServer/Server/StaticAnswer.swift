@@ -1,7 +1,7 @@
 import HTTPTypes
 import NIOCore
 
-/// A complete answer known before the request arrives (SPEC §3.4's JWKS, §3.5's discovery):
+/// A complete answer known before the request arrives (the JWKS (docs/reference.md, "JWKS"), the discovery (docs/reference.md, "Discovery")):
 /// what the router's handler returns and what `StaticRouteHandler` writes on the event loop,
 /// built by one function per endpoint so the two can never differ.
 struct StaticAnswer: Sendable {

@@ -4,7 +4,7 @@ import Glibc
 import NIOCore
 import NIOHTTP1
 
-/// Answers GETs of the static routes (SPEC §3.4 JWKS, §3.5 discovery) on the event loop, before
+/// Answers GETs of the static routes (docs/reference.md, "JWKS", docs/reference.md, "Discovery") on the event loop, before
 /// the router: their answers are in memory already, and the router's path (a task, the async
 /// channel, the middleware chain) costs several times what writing them does. Backend services
 /// fetch these documents most, so they are what a deployment serves most. It works on NIO's

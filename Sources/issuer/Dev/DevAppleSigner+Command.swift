@@ -4,7 +4,7 @@ import Foundation
 extension DevAppleSigner {
     /// The signer of `./.data/dev-apple`, made on first use. There is deliberately no option to
     /// keep the key elsewhere: under `.data/` it is git-ignored and never ships. A key that cannot
-    /// be read or made ends the command with one line on stderr and exit status 1 (SPEC §6).
+    /// be read or made ends the command with one line on stderr and exit status 1 (docs/reference.md, "Admin CLI").
     static func openOrExit() throws -> DevAppleSigner {
         do {
             return try DevAppleSigner(directory: URL(fileURLWithPath: defaultDirectory))

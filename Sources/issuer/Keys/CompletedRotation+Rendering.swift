@@ -2,12 +2,12 @@ import Foundation
 import IssuerCore
 
 extension CompletedRotation {
-    /// The line `issuer keys rotate` prints (SPEC §6).
+    /// The line `issuer keys rotate` prints (docs/reference.md, "Admin CLI").
     var message: String {
         "rotated: \(promoted.kid) is now active; \(retired.kid) retired, published until \((retired.publishedUntil ?? rotatedAt).ISO8601Format()); new next key \(next.kid)"
     }
 
-    /// What a `--force` rotation risked, for stderr (SPEC §5); nil when forcing changed nothing.
+    /// What a `--force` rotation risked, for stderr (docs/reference.md, "Signing keys"); nil when forcing changed nothing.
     var warning: String? {
         switch forced {
         case nil:

@@ -2,7 +2,7 @@ import Foundation
 import IssuerCore
 
 extension KeyInitialization {
-    /// The line `issuer keys init` prints, and `serve` logs when it creates the development ring (SPEC §6).
+    /// The line `issuer keys init` prints, and `serve` logs when it creates the development ring (docs/reference.md, "Admin CLI").
     var message: String {
         switch change {
         case .createdRing(let activeKid, let nextKid):

@@ -1,7 +1,7 @@
 import Foundation
 import IssuerCore
 
-/// The key ring rule `issuer serve` applies before it starts (SPEC §5, §8), shared with
+/// The key ring rule `issuer serve` applies before it starts (docs/reference.md, "Signing keys" and "The embedded database"), shared with
 /// `issuer config check` so that the check refuses exactly what serving would: an invalid ring
 /// stops both; an empty one is created on the embedded default and refused with an external
 /// database, where keys are an operator's decision (`issuer keys init`).

@@ -3,7 +3,7 @@ import IssuerCore
 
 extension KeyRotationError {
     /// One line an operator can act on; for ``tooEarly(nextKid:enteredAt:allowedAt:now:)`` it says
-    /// when rotation will be allowed (SPEC §6).
+    /// when rotation will be allowed (docs/reference.md, "Admin CLI").
     var message: String {
         switch self {
         case .emptyRing(let directory):

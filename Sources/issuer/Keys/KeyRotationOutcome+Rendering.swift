@@ -2,7 +2,7 @@ import Foundation
 import IssuerCore
 
 extension KeyRotationOutcome {
-    /// The line `issuer keys rotate --if-older-than` prints, rotated or not (SPEC §6).
+    /// The line `issuer keys rotate --if-older-than` prints, rotated or not (docs/reference.md, "Admin CLI").
     var message: String {
         switch self {
         case .rotated(let completed): completed.message
@@ -12,7 +12,7 @@ extension KeyRotationOutcome {
 }
 
 extension KeyRotationSkip {
-    /// Why cron's rotation did nothing (or only prepared a next key), in one line (SPEC §6).
+    /// Why cron's rotation did nothing (or only prepared a next key), in one line (docs/reference.md, "Admin CLI").
     var message: String {
         switch self {
         case .notDue(let activeKid, let activatedAt, let minimumAge, let dueAt, let now):

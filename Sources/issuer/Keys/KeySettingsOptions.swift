@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import IssuerCore
 
-/// The settings `issuer keys` uses (SPEC §2): the ring directory, and the token lifetimes and
-/// reload interval that decide how long a retired key stays published (SPEC §5). Each overrides
+/// The settings `issuer keys` uses (docs/reference.md, "Configuration"): the ring directory, and the token lifetimes and
+/// reload interval that decide how long a retired key stays published (docs/reference.md, "Signing keys"). Each overrides
 /// its environment variable, as `serve`'s flags do.
 struct KeySettingsOptions: ParsableArguments {
     @Option(name: .customLong("keys-dir"), help: ArgumentHelp("the signing key ring directory (default ./keys)", valueName: "ISSUER_KEYS_DIR"))
@@ -20,7 +20,7 @@ struct KeySettingsOptions: ParsableArguments {
 
     @OptionGroup var environmentFile: EnvironmentFileOption
 
-    /// The validated configuration; an invalid setting exits 1 with the one line SPEC §2 asks for.
+    /// The validated configuration; an invalid setting exits 1 with the one line docs/reference.md, "Configuration" asks for.
     func configuration() throws -> Configuration {
         let flags = [
             "ISSUER_KEYS_DIR": keysDir, "ISSUER_ACCESS_TOKEN_TTL": accessTokenTtl,

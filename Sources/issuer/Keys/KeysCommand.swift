@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import IssuerCore
 
-/// `issuer keys` (SPEC §6): the signing key ring of SPEC §5. Works on `ISSUER_KEYS_DIR` alone and
+/// `issuer keys` (docs/reference.md, "Admin CLI"): the signing key ring (docs/reference.md, "Signing keys"). Works on `ISSUER_KEYS_DIR` alone and
 /// never opens the database, so it runs anywhere the key volume is mounted.
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +26,7 @@ struct KeysCommand: ParsableCommand {
         FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
     }
 
-    /// Runs one ring operation, turning its errors into the one-line failure of SPEC §6.
+    /// Runs one ring operation, turning its errors into the one-line failure (docs/reference.md, "Admin CLI").
     static func run<Result>(_ command: String, _ body: () throws -> Result) throws -> Result {
         do {
             return try body()

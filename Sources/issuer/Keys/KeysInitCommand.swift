@@ -1,7 +1,7 @@
 import ArgumentParser
 import IssuerCore
 
-/// `issuer keys init` (SPEC §6): creates an active and a next key if the ring is empty; on a
+/// `issuer keys init` (docs/reference.md, "Admin CLI"): creates an active and a next key if the ring is empty; on a
 /// non-empty ring it says so and exits 0.
 struct KeysInitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import IssuerCore
 
-/// `issuer keys prune` (SPEC §5, §6): removes retired keys whose publication window has passed;
+/// `issuer keys prune` (docs/reference.md, "Signing keys" and "Admin CLI"): removes retired keys whose publication window has passed;
 /// `--force` removes every retired key and warns what stops verifying.
 struct KeysPruneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

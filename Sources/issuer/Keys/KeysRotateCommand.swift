@@ -1,7 +1,7 @@
 import ArgumentParser
 import IssuerCore
 
-/// `issuer keys rotate` (SPEC §5, §6): next → active, active → retired, new next. Refused (exit
+/// `issuer keys rotate` (docs/reference.md, "Signing keys" and "Admin CLI"): next → active, active → retired, new next. Refused (exit
 /// 1) while the next key is too new; with `--if-older-than`, "not due" and "too new" exit 0 with
 /// the reason, so cron stays quiet.
 struct KeysRotateCommand: ParsableCommand {

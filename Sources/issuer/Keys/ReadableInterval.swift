@@ -1,6 +1,6 @@
 import Foundation
 
-/// A time interval written the way operators read it in CLI messages (SPEC §6): `29d 23h`, `4m 10s`.
+/// A time interval written the way operators read it in CLI messages (docs/reference.md, "Admin CLI"): `29d 23h`, `4m 10s`.
 ///
 /// Two units at most, because the precise instant is always printed next to it.
 struct ReadableInterval: CustomStringConvertible {
