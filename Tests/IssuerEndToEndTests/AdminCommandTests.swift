@@ -6,7 +6,7 @@ import TestSupport
 
 @Suite("issuer sessions and users, end to end")
 struct AdminCommandTests {
-    @Test("list, show, revoke one session, revoke all; safe to re-run; bad input is one line and exit 1")
+    @Test("list, show, revoke one session, revoke all; safe to re-run; bad input exits 2 and an unknown user 3, with one line")
     func adminCommands() async throws {
         try await MigratedDatabase.with { database, pool in
             let directory = FileManager.default.temporaryDirectory
@@ -44,14 +44,67 @@ struct AdminCommandTests {
             #expect(try await pool.query("SELECT count(*) FROM sessions WHERE revoked_at IS NULL").single!.decode(Int.self, at: 0) == 0)
 
             let bad = try await ServeCommandTests.run(["users", "show", "not-a-uuid", "--database-url", database], in: directory)
-            #expect(bad.code == 1)
+            #expect(bad.code == 2, "a malformed argument is a usage error: \(bad.output)")
             #expect(bad.output.split(separator: "\n").count == 1)
             let missing = try await ServeCommandTests.run(["users", "show", UUID().uuidString, "--database-url", database], in: directory)
-            #expect(missing.code == 1)
+            #expect(missing.code == 3, "not found: \(missing.output)")
             #expect(missing.output.contains("no user"))
+            let noSessions = try await ServeCommandTests.run(["sessions", "list", "--user", UUID().uuidString, "--database-url", database], in: directory)
+            #expect(noSessions.code == 3, "sessions of a user that does not exist: \(noSessions.output)")
             let both = try await ServeCommandTests.run(["sessions", "revoke", "--user", sub, "--session", sid], in: directory)
-            #expect(both.code != 0)
+            #expect(both.code == 2, "the parser's usage errors exit 2: \(both.output)")
             #expect(both.output.contains("exactly one"))
+        }
+    }
+
+    @Test("sessions list and users show --output json: one document with every documented member, null when unset")
+    func json() async throws {
+        try await MigratedDatabase.with { database, pool in
+            let directory = FileManager.default.temporaryDirectory
+            let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
+            let identity = ExternalIdentity(provider: "apple", subject: "001.json", audience: "com.example.app", email: "json@example.com", emailVerified: true)
+            let first = try await store.signIn(SignInRequest(identity: identity, givenName: "Ada", clientID: "clanboards-mobile", scopes: ["openid"], userAgent: "App/1\u{1b}[31m", clientIP: "198.51.100.7"))
+            let second = try await store.signIn(SignInRequest(identity: identity, clientID: "clanboards-mobile", scopes: ["openid"]))
+            _ = try await SessionRevocation(pool: pool).revoke(sessionID: second.sessionID, reason: "test", at: Date())
+            let sub = first.user.subject
+
+            let list = try await IssuerInvocation.run(["sessions", "list", "--user", sub, "--output", "json"], in: directory, environment: ["ISSUER_DATABASE_URL": database])
+            #expect(list.code == 0, "\(list.stderr)")
+            let listed = try list.json()
+            #expect(listed["sub"] as? String == sub)
+            let sessions = try #require(listed["sessions"] as? [[String: Any]])
+            #expect(sessions.count == 2)
+            let live = try #require(sessions.first { $0["sid"] as? String == first.sessionID.uuidString.lowercased() })
+            #expect(Set(live.keys) == ["sid", "client_id", "scope", "auth_time", "last_used_at", "expires_at", "rotations", "state", "revoked_at", "revoked_reason", "client_ip", "user_agent"])
+            #expect(live["state"] as? String == "active")
+            #expect(live["client_ip"] as? String == "198.51.100.7")
+            #expect(live["user_agent"] as? String == "App/1\u{1b}[31m", "JSON carries the value; its encoding escapes the control character")
+            #expect(!list.stdout.contains("\u{1b}"))
+            #expect(live["revoked_at"] is NSNull)
+            #expect(live["rotations"] as? Int == 0)
+            #expect((live["expires_at"] as? String).flatMap { try? Date($0, strategy: .iso8601) } != nil)
+            let revoked = try #require(sessions.first { $0["sid"] as? String == second.sessionID.uuidString.lowercased() })
+            #expect(revoked["state"] as? String == "revoked")
+            #expect(revoked["revoked_reason"] as? String == "test")
+
+            let show = try await IssuerInvocation.run(["users", "show", sub, "--output", "json"], in: directory, environment: ["ISSUER_DATABASE_URL": database])
+            #expect(show.code == 0, "\(show.stderr)")
+            let user = try show.json()
+            #expect(Set(user.keys) == ["sub", "created_at", "name", "email", "email_verified", "private_email", "apple", "identities", "sessions"])
+            #expect(user["sub"] as? String == sub)
+            #expect(user["email"] as? String == "json@example.com")
+            #expect(user["email_verified"] as? Bool == true)
+            #expect(user["name"] as? String == "Ada")
+            let identities = try #require(user["identities"] as? [[String: Any]])
+            #expect(identities.count == 1)
+            #expect(identities.first?["provider"] as? String == "apple")
+            #expect(identities.first?["subject"] as? String == "001.json")
+            #expect((user["sessions"] as? [Any])?.count == 2)
+
+            let missing = try await IssuerInvocation.run(["users", "show", UUID().uuidString, "--output", "json"], in: directory, environment: ["ISSUER_DATABASE_URL": database])
+            #expect(missing.code == 3)
+            #expect(missing.stdout.isEmpty, "nothing on stdout when there is nothing to show")
+            #expect(missing.stderr.contains("no user"))
         }
     }
 }

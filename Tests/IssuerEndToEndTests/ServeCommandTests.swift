@@ -1,4 +1,5 @@
 import Foundation
+import Postgres
 import Testing
 import TestSupport
 
@@ -74,15 +75,45 @@ struct ServeCommandTests {
         if processIsRunning(postmaster) { kill(postmaster, SIGKILL) }
     }
 
-    @Test("a second start reuses the embedded cluster and its data")
-    func serveTwice() async throws {
+    @Test("admin commands never create a database: with none configured and no cluster here, exit 2 and nothing started")
+    func adminCommandsRefuseWithoutDatabase() async throws {
+        let directory = try TestDirectories.created("no-database")
+        defer { TestDirectories.remove(directory) }
+        for arguments in [
+            ["migrate"], ["migrate", "--status"], ["users", "show", UUID().uuidString], ["users", "delete", UUID().uuidString, "--yes"],
+            ["sessions", "list", "--user", UUID().uuidString], ["sessions", "revoke", "--user", UUID().uuidString], ["apple", "revocations"],
+        ] {
+            let result = try await Self.run(arguments, in: directory)
+            #expect(result.code == 2, "\(arguments): \(result.output)")
+            #expect(result.output.split(separator: "\n").count == 1, "\(result.output)")
+            #expect(result.output.contains("no ISSUER_DATABASE_URL"))
+            #expect(result.output.contains("--env-file"), "the line says what to do")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".data").path), "\(arguments) created nothing")
+        }
+    }
+
+    @Test("an embedded cluster that exists is used (and reused with its data): migrate --status exits 5 while migrations are pending, 0 once applied")
+    func embeddedClusterReused() async throws {
         let directory = try TestDirectories.created("serve-twice")
         defer { TestDirectories.remove(directory) }
+        // The cluster as `issuer serve` leaves it behind: created, then stopped.
+        let cluster = EmbeddedPostgres(directory: directory.appendingPathComponent(".data/postgres"), durability: .throwaway)
+        try await cluster.startInBackground()
+        await cluster.stopInBackground()
         for round in 0..<2 {
             let status = try await Self.run(["migrate", "--status"], in: directory)
-            #expect(status.code == 0, "\(status.output)")
+            #expect(status.code == (round == 0 ? 5 : 0), "\(status.output)")
             #expect(status.output.contains("0001_server_secret"))
             #expect(status.output.contains(round == 0 ? "pending" : "applied"))
+            let json = try await IssuerInvocation.run(["migrate", "--status", "--output", "json"], in: directory)
+            #expect(json.code == (round == 0 ? 5 : 0), "\(json.stderr)")
+            let document = try json.json()
+            let migrations = try #require(document["migrations"] as? [[String: Any]])
+            #expect(migrations.first?["name"] as? String == "0001_server_secret")
+            #expect(migrations.first?["version"] as? Int == 1)
+            #expect(migrations.allSatisfy { Set($0.keys) == ["version", "name", "state", "applied_at"] })
+            #expect(migrations.allSatisfy { $0["state"] as? String == (round == 0 ? "pending" : "applied") })
+            #expect(document["pending"] as? Int == (round == 0 ? migrations.count : 0))
             let migrate = try await Self.run(["migrate"], in: directory)
             #expect(migrate.code == 0)
             #expect(migrate.output.contains(round == 0 ? "Applied " : "No pending migrations"))
@@ -115,7 +146,7 @@ struct ServeCommandTests {
         let directory = try TestDirectories.created("secret-flag")
         defer { TestDirectories.remove(directory) }
         let flagged = try await Self.run(["migrate", "--status", "--database-url", database], in: directory)
-        #expect(flagged.code == 0, "\(flagged.output)")
+        #expect(flagged.code == 5, "a fresh database has every migration pending: \(flagged.output)")
         #expect(flagged.output.contains("warning: --database-url puts a secret on the command line"))
         #expect(flagged.output.contains("ISSUER_DATABASE_URL_FILE"))
         #expect(!flagged.output.contains(database), "the warning never repeats the value")
@@ -123,7 +154,7 @@ struct ServeCommandTests {
         let file = directory.appendingPathComponent("database-url")
         try Data((database + "\n").utf8).write(to: file)
         let fromFile = try await Self.run(["migrate", "--status"], in: directory, environment: ["ISSUER_DATABASE_URL_FILE": file.path])
-        #expect(fromFile.code == 0, "\(fromFile.output)")
+        #expect(fromFile.code == 5, "\(fromFile.output)")
         #expect(!fromFile.output.contains("warning"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".data").path), "the file's database was used")
 

@@ -30,7 +30,7 @@ struct UsersDeleteCommandTests {
             #expect(!show.output.contains(appleToken))
 
             let refused = try await ServeCommandTests.run(["users", "delete", sub, "--database-url", database], in: directory)
-            #expect(refused.code == 1)
+            #expect(refused.code == 2, "asked for --yes off a terminal: a usage error")
             #expect(refused.output.contains("without --yes"))
             #expect(try await pool.query("SELECT count(*) FROM users WHERE id = $1", [signIn.user.id]).single!.decode(Int.self, at: 0) == 1)
 
@@ -53,6 +53,21 @@ struct UsersDeleteCommandTests {
             #expect(queue.output.contains(sub))
             #expect(queue.output.contains("pending"))
             #expect(!queue.output.contains(appleToken))
+
+            let queued = try await IssuerInvocation.run(["apple", "revocations", "--output", "json"], in: directory, environment: ["ISSUER_DATABASE_URL": database])
+            #expect(queued.code == 0, "\(queued.stderr)")
+            let revocations = try #require(try queued.json()["revocations"] as? [[String: Any]])
+            #expect(revocations.count == 1)
+            let revocation = try #require(revocations.first)
+            #expect(Set(revocation.keys) == ["id", "sub", "client_id", "queued_at", "attempts", "state", "next_attempt_at", "finished_at", "outcome", "last_error"])
+            #expect(revocation["sub"] as? String == sub)
+            #expect(revocation["client_id"] as? String == "com.example.app")
+            #expect(revocation["state"] as? String == "pending")
+            #expect(revocation["finished_at"] is NSNull)
+            #expect(!queued.stdout.contains(appleToken))
+
+            let nobody = try await ServeCommandTests.run(["users", "delete", UUID().uuidString, "--yes", "--database-url", database], in: directory)
+            #expect(nobody.code == 3, "no such user: \(nobody.output)")
         }
     }
 }
