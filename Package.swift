@@ -197,3 +197,34 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets (scripts/fuzz): Fuzz/<Name>/main.swift built as `Fuzz<Name>` against the
+// modules themselves, so every file of a module is fuzzed as shipped. Declared only under
+// ISSUER_FUZZ=1, which scripts/fuzz sets together with AddressSanitizer and libFuzzer coverage,
+// so a plain `swift build` or `swift test` never sees them.
+if Context.environment["ISSUER_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("CacheControl", ["IssuerCore"]),
+        ("ForwardedFor", ["IssuerCore"]),
+        ("FormBody", ["IssuerCore"]),
+        ("JSONBody", ["IssuerCore"]),
+        ("JWS", ["JOSE"]),
+        ("JWK", ["JOSE"]),
+        ("AppleNotificationEvent", ["IssuerCore", "Postgres"]),
+        ("AppleUserJSON", ["IssuerCore"]),
+        ("AuthorizationState", ["IssuerCore", "JOSE", .product(name: "Crypto", package: "swift-crypto")]),
+        ("RedirectURI", ["IssuerCore"]),
+    ]
+    package.targets.append(.target(name: "LibFuzzer", path: "Fuzz/LibFuzzer"))
+    for target in fuzzTargets {
+        package.targets.append(.executableTarget(
+            name: "Fuzz\(target.name)",
+            dependencies: target.dependencies + ["LibFuzzer"],
+            path: "Fuzz/\(target.name)",
+            swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])],
+            // The libFuzzer runtime (its `main` is overridden, see Fuzz/LibFuzzer/include).
+            linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
+        ))
+        package.products.append(.executable(name: "Fuzz\(target.name)", targets: ["Fuzz\(target.name)"]))
+    }
+}

@@ -1,5 +1,6 @@
-// libFuzzer target: `Cache-Control` from a remote party (SPEC §7). Built by scripts/fuzz with
-// Sources/IssuerCore/Federation/CacheControl.swift.
+// libFuzzer target: `Cache-Control` from a remote party. Built by scripts/fuzz against IssuerCore.
+import IssuerCore
+import LibFuzzer
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCacheControl(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -15,4 +16,10 @@ public func fuzzCacheControl(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         precondition(!directive.name.isEmpty && directive.name == directive.name.lowercased(), "name \(directive.name)")
     }
     return 0
+}
+
+/// The executable's `main` (SwiftPM's name for it): libFuzzer's driver.
+@_cdecl("FuzzCacheControl_main")
+func fuzzCacheControlMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    issuer_fuzz_main(argc, argv)
 }

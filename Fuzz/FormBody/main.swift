@@ -1,6 +1,8 @@
 // libFuzzer target: an `application/x-www-form-urlencoded` OAuth request body. Built by
-// scripts/fuzz with Sources/IssuerCore/OAuth/OAuthRequestBody.swift and OAuthError.swift.
+// scripts/fuzz against IssuerCore.
 import Foundation
+import IssuerCore
+import LibFuzzer
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFormBody(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -19,4 +21,10 @@ private let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZa
 
 private func encode(_ text: String) -> String {
     text.addingPercentEncoding(withAllowedCharacters: unreserved)!
+}
+
+/// The executable's `main` (SwiftPM's name for it): libFuzzer's driver.
+@_cdecl("FuzzFormBody_main")
+func fuzzFormBodyMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    issuer_fuzz_main(argc, argv)
 }

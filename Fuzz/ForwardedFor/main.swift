@@ -1,6 +1,7 @@
 // libFuzzer target: `X-Forwarded-For` resolution. The first line of the input is the peer's
-// address, the rest the header. Built by scripts/fuzz with Sources/IssuerCore/Network/IPAddressRange.swift
-// and Sources/IssuerCore/Network/ForwardedFor.swift.
+// address, the rest the header. Built by scripts/fuzz against IssuerCore.
+import IssuerCore
+import LibFuzzer
 
 let trusted = ["10.0.0.0/8", "192.168.0.0/16", "127.0.0.1", "fd00::/8", "::1/128"].compactMap(IPAddressRange.init(cidr:))
 
@@ -25,4 +26,10 @@ public func fuzzForwardedFor(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         precondition(IPAddressRange(cidr: range.description) == range, "CIDR round trip")
     }
     return 0
+}
+
+/// The executable's `main` (SwiftPM's name for it): libFuzzer's driver.
+@_cdecl("FuzzForwardedFor_main")
+func fuzzForwardedForMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    issuer_fuzz_main(argc, argv)
 }

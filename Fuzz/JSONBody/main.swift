@@ -1,6 +1,8 @@
-// libFuzzer target: an `application/json` OAuth request body. Built by scripts/fuzz with
-// Sources/IssuerCore/OAuth/OAuthRequestBody.swift and OAuthError.swift.
+// libFuzzer target: an `application/json` OAuth request body. Built by scripts/fuzz against
+// IssuerCore.
 import Foundation
+import IssuerCore
+import LibFuzzer
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONBody(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -15,4 +17,10 @@ public func fuzzJSONBody(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let again = try? OAuthRequestBody.parse(Array(json), json: true)
     precondition(again == parsed, "round trip changed \(parsed) into \(String(describing: again))")
     return 0
+}
+
+/// The executable's `main` (SwiftPM's name for it): libFuzzer's driver.
+@_cdecl("FuzzJSONBody_main")
+func fuzzJSONBodyMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    issuer_fuzz_main(argc, argv)
 }

@@ -1,6 +1,8 @@
 // libFuzzer target: a JWK Set (RFC 7517 §5) as Apple's JWKS endpoint answers it, and single JWKs.
-// Built by scripts/fuzz with every file of Sources/JOSE.
+// Built by scripts/fuzz against JOSE.
 import Foundation
+import JOSE
+import LibFuzzer
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJWK(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -21,4 +23,10 @@ public func fuzzJWK(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     _ = try? JSONDecoder().decode(JWKS.self, from: bytes)
     return 0
+}
+
+/// The executable's `main` (SwiftPM's name for it): libFuzzer's driver.
+@_cdecl("FuzzJWK_main")
+func fuzzJWKMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    issuer_fuzz_main(argc, argv)
 }

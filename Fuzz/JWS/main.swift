@@ -1,6 +1,8 @@
 // libFuzzer target: a compact JWS (RFC 7515 §7.1) as a client or Apple would send it. Built by
-// scripts/fuzz with every file of Sources/JOSE.
+// scripts/fuzz against JOSE.
 import Foundation
+import JOSE
+import LibFuzzer
 
 /// Generated once; what parses is re-signed with it to reach the checks behind the signature.
 let key = try! RSAPrivateKey.generate(bits: 2048)
@@ -31,4 +33,10 @@ public func fuzzJWS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         preconditionFailure("re-signed token refused: \(error)")
     }
     return 0
+}
+
+/// The executable's `main` (SwiftPM's name for it): libFuzzer's driver.
+@_cdecl("FuzzJWS_main")
+func fuzzJWSMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    issuer_fuzz_main(argc, argv)
 }
