@@ -30,9 +30,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", exact: "1.8.0"),
         // Already in the graph through Hummingbird; named for NIOHTTPTypes, the request parts the
-        // request-read timeout handler watches (SPEC §7 slow clients).
+        // request-read timeout handler watches (docs/reference.md, "Faults and bad input": slow clients).
         .package(url: "https://github.com/apple/swift-nio-extras.git", exact: "1.35.2"),
-        // issuer-bench only: latency histograms of the open-loop mode (issue 12's p99 target).
+        // issuer-bench only: latency histograms of the open-loop mode (the open-loop p99 target of Benchmarks/README.md).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", exact: "0.2.0"),
     ],
     targets: [

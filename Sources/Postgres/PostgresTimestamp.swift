@@ -4,7 +4,16 @@ import Foundation
 /// `2026-11-21 13:45:48.123456+00`. Parsed by hand because it is on every row of the hot paths
 /// and Foundation's formatters are slow and locale-sensitive.
 enum PostgresTimestamp {
+    /// Beyond this many seconds from 1970 either way, a date is written as PostgreSQL's
+    /// `infinity`/`-infinity` (the type's own range ends near year 294276): a remote party's
+    /// absurd or non-finite time is then a value, never a trap converting it to an integer.
+    static let finiteBound: TimeInterval = 8e12
+
     static func format(_ date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        guard interval.isFinite, abs(interval) < finiteBound else {
+            return interval < 0 ? "-infinity" : "infinity"
+        }
         let totalMicros = (date.timeIntervalSince1970 * 1_000_000).rounded()
         var seconds = Int64((totalMicros / 1_000_000).rounded(.down))
         let micros = Int64(totalMicros) - seconds * 1_000_000

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// docs/reference.md, "Configuration" `ISSUER_CLIENTS_FILE`.
-@Suite("Client registry (SPEC §2)")
+@Suite("Client registry (reference: Configuration)")
 struct ClientRegistryTests {
     static func load(_ json: String) throws -> ClientRegistry {
         let file = TestDirectories.make("clients.json")

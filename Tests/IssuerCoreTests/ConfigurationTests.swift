@@ -6,7 +6,7 @@ import TestSupport
 
 @Suite("Configuration")
 struct ConfigurationTests {
-    @Test("with nothing set, every default is SPEC §2's")
+    @Test("with nothing set, every default is reference: Configuration's")
     func defaults() throws {
         let configuration = try Configuration(environment: [:])
         #expect(configuration.issuerURL.absoluteString == "http://127.0.0.1:8080")

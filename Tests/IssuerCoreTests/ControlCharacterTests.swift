@@ -1,7 +1,7 @@
 import IssuerCore
 import Testing
 
-@Suite("Client text shown to logs and terminals (SPEC §7)")
+@Suite("Client text shown to logs and terminals (reference: Faults and bad input)")
 struct ControlCharacterTests {
     @Test("control characters are escaped; other text is untouched", arguments: [
         ("plain text, é and 😀", "plain text, é and 😀"),

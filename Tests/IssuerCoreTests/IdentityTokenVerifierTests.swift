@@ -5,7 +5,7 @@ import JOSE
 import Testing
 import TestSupport
 
-@Suite("Identity token verification (SPEC §3.1)")
+@Suite("Identity token verification (reference: Native sign-in)")
 struct IdentityTokenVerifierTests {
     let apple: FakeAppleKeys
     let fetcher: StubJWKSFetcher

@@ -3,7 +3,7 @@ import IssuerCore
 import Testing
 import TestSupport
 
-@Suite("Rate limiter (SPEC §2, §7)")
+@Suite("Rate limiter (reference: Configuration, §7)")
 struct RateLimiterTests {
     @Test("a burst, then the sustained rate, per client")
     func tokenBucket() {

@@ -7,7 +7,7 @@ import TestSupport
 /// The rotation statement is the one place the rules are checked (docs/reference.md, "Refresh tokens and sessions") (`RefreshVerdict`):
 /// each rule, the order in which they apply when a token breaks several, and that only a
 /// `rotated` verdict changes what is stored.
-@Suite("Refresh rotation statement (SPEC §4.3)")
+@Suite("Refresh rotation statement (reference: Refresh tokens and sessions)")
 struct RefreshRotationStoreTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -4,7 +4,7 @@ import JOSE
 import Testing
 import TestSupport
 
-@Suite("Remote JWKS cache (SPEC §7)")
+@Suite("Remote JWKS cache (reference: Faults and bad input)")
 struct RemoteJWKSCacheTests {
     let apple: FakeAppleKeys
     let clock = ManualClock()

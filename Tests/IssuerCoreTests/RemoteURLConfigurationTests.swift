@@ -4,7 +4,7 @@ import Testing
 
 /// docs/reference.md, "Faults and bad input": Apple's endpoints over `https`, plain `http` only to loopback, refused at start with
 /// the setting named.
-@Suite("Apple URL settings: https, or http to loopback only (SPEC §7)")
+@Suite("Apple URL settings: https, or http to loopback only (reference: Faults and bad input)")
 struct RemoteURLConfigurationTests {
     static let settings = ["ISSUER_APPLE_JWKS_URL", "ISSUER_APPLE_AUTHORIZE_URL", "ISSUER_APPLE_TOKEN_URL", "ISSUER_APPLE_REVOKE_URL"]
 

@@ -4,7 +4,7 @@ import Postgres
 import Testing
 import TestSupport
 
-@Suite("Janitor (SPEC §4.3)")
+@Suite("Janitor (reference: Refresh tokens and sessions)")
 struct SessionJanitorTests {
     @Test("deletes expired sessions and tokens in batches, never a live row, and two janitors agree")
     func neverDeletesLiveRows() async throws {

@@ -4,7 +4,7 @@ import Postgres
 import Testing
 import TestSupport
 
-@Suite("Sign-in storage (SPEC §3.1, §4.3)")
+@Suite("Sign-in storage (reference: Native sign-in, §4.3)")
 struct SignInStoreTests {
     static func migratedPool(size: Int = 8) async throws -> ConnectionPool {
         let pool = try await TestCluster.freshPool(size: size)
@@ -36,7 +36,7 @@ struct SignInStoreTests {
         await pool.close()
     }
 
-    @Test("the session records what SPEC §4.3 lists; the refresh token is stored as its hash with a capped expiry")
+    @Test("the session records what reference: Refresh tokens and sessions lists; the refresh token is stored as its hash with a capped expiry")
     func sessionRecord() async throws {
         let pool = try await Self.migratedPool(size: 2)
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))

@@ -124,7 +124,7 @@ import TestSupport
         #expect(emailClaims["name"] == nil)
     }
 
-    @Test("no token outlives its session (SPEC §4.3): exp is capped at the session's end")
+    @Test("no token outlives its session (reference: Refresh tokens and sessions): exp is capped at the session's end")
     func expiryCappedAtSessionEnd() throws {
         let signer = Self.signer(ManualClock(Self.start), accessTTL: .seconds(900), idTTL: .seconds(1800))
         var contents = Self.contents

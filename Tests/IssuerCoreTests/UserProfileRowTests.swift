@@ -6,7 +6,7 @@ import TestSupport
 
 /// The one way a user is read from the database (`UserProfile(row:)`), and the store that
 /// answers `/userinfo`'s user (docs/reference.md, "UserInfo").
-@Suite("User rows (SPEC §4.1, §3.6)")
+@Suite("User rows (reference: Access tokens, §3.6)")
 struct UserProfileRowTests {
     static func migratedPool() async throws -> ConnectionPool {
         let pool = try await TestCluster.freshPool(size: 2)

@@ -11,8 +11,8 @@ struct LogRedactionTests {
     func traceLogHasNoSecret(format: String) async throws {
         let database = try await TestCluster.freshDatabase()
         let password = "db-pw-\(UUID().uuidString)"
-        // Trust authentication ignores the password; libpq still carries it in the URI.
-        let url = database + (database.contains("?") ? "&" : "?") + "password=\(password)"
+        // Trust authentication ignores the password; libpq still carries it in the connection string.
+        let url = database + " password=\(password)"
         let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         let directory = try TestDirectories.created("redaction")
         defer { TestDirectories.remove(directory) }

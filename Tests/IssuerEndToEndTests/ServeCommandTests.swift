@@ -43,7 +43,7 @@ struct ServeCommandTests {
         #expect(!processIsRunning(postmaster), "the embedded postmaster is gone")
     }
 
-    @Test("after kill -9 of serve, the next serve takes the orphaned cluster over and stops it on SIGTERM (SPEC §7)")
+    @Test("after kill -9 of serve, the next serve takes the orphaned cluster over and stops it on SIGTERM (reference: Faults and bad input)")
     func serveAfterKill() async throws {
         let directory = try TestDirectories.created("serve-killed")
         defer { TestDirectories.remove(directory) }

@@ -4,7 +4,7 @@ import Postgres
 import Testing
 import TestSupport
 
-@Suite("issuer users delete, users show and apple revocations, end to end (SPEC §6, §3.8)")
+@Suite("issuer users delete, users show and apple revocations, end to end (reference: Admin CLI, §3.8)")
 struct UsersDeleteCommandTests {
     @Test("show tells forwarding and the held Apple token (never the token); delete needs --yes off a terminal, deletes, queues the revocation, is safe to re-run")
     func deleteByOperator() async throws {

@@ -11,7 +11,7 @@ import Testing
 import TestSupport
 
 /// The callback Apple posts back to in the hosted flow (docs/reference.md, "Hosted sign-in").
-@Suite("The Apple callback (SPEC §3.7)")
+@Suite("The Apple callback (reference: Hosted sign-in)")
 struct AppleCallbackEndpointTests {
     @Test("callback refusals: tampered, expired and other-fleet states are pages; bundle-ID tokens and Apple's cancel are access_denied")
     func callbackRefusals() async throws {

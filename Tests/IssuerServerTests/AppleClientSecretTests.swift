@@ -5,7 +5,7 @@ import JWTKit
 import Testing
 import TestSupport
 
-@Suite("Apple client secret (SPEC §3.8) and the .p8 setting (SPEC §2)")
+@Suite("Apple client secret (reference: Account deletion) and the .p8 setting (reference: Configuration)")
 struct AppleClientSecretTests {
     @Test("the secret verifies with the key's public half (jwt-kit) and carries exactly Apple's claims; cached, then renewed")
     func secretClaims() async throws {

@@ -5,7 +5,7 @@ import IssuerCore
 import Testing
 import TestSupport
 
-@Suite("Apple token custody: the authorization code redeemed, the refresh token sealed (SPEC §3.8)", .timeLimit(.minutes(10)))
+@Suite("Apple token custody: the authorization code redeemed, the refresh token sealed (reference: Account deletion)", .timeLimit(.minutes(10)))
 struct AppleCustodyTests {
     @Test("the code is redeemed during the sign-in; Apple's refresh token is held, sealed, under the user")
     func redeemedAtOnce() async throws {

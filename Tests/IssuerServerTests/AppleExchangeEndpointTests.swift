@@ -9,7 +9,7 @@ import JOSE
 import Testing
 import TestSupport
 
-@Suite("POST /auth/apple/exchange (SPEC §3.1)")
+@Suite("POST /auth/apple/exchange (reference: Native sign-in)")
 struct AppleExchangeEndpointTests {
     @Test("a valid Apple token answers our tokens, with no-store, and stores only a hash of the refresh token")
     func success() async throws {
@@ -222,7 +222,7 @@ struct AppleExchangeEndpointTests {
     }
 }
 
-@Suite("The database going away (SPEC §7)")
+@Suite("The database going away (reference: Faults and bad input)")
 struct DatabaseOutageTests {
     @Test("requests that need the database answer 503 temporarily_unavailable, never 500")
     func databaseDown() async throws {

@@ -5,7 +5,7 @@ import JOSE
 import Testing
 import TestSupport
 
-@Suite("POST /auth/apple/notifications (SPEC §3.10)", .timeLimit(.minutes(10)))
+@Suite("POST /auth/apple/notifications (reference: Apple notifications)", .timeLimit(.minutes(10)))
 struct AppleNotificationsTests {
     enum Encoding: CaseIterable { case string, object }
 
@@ -181,6 +181,21 @@ struct AppleNotificationsTests {
             }
             #expect(try await fixture.count("apple_notifications") == 1)
             #expect(try await fixture.count("sessions WHERE revoked_at IS NOT NULL") == 0)
+        }
+    }
+
+    @Test("Apple notifications: an event_time of \"nan\", \"inf\" or a huge number is no time at all, never a crash: applied at iat", arguments: ["nan", "inf", "-1e300"])
+    func absurdEventTime(eventTime: String) async throws {
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.nan")
+                let userID = try AppleTestRig.userID(fixture, tokens)
+                let now = Int(fixture.clock.now.timeIntervalSince1970)
+                let events = #"{"type":"email-disabled","sub":"notify.nan","event_time":"\#(eventTime)"}"#
+                let payload = try Self.notification(fixture, type: "email-disabled", sub: "notify.nan", claims: ["events": events, "iat": now])
+                #expect(try await Self.post(client, payload).status == .ok)
+                #expect(try await Self.forwarding(fixture, userID) == "disabled")
+            }
         }
     }
 

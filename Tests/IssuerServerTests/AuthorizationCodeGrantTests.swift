@@ -12,7 +12,7 @@ import TestSupport
 
 /// POST /oauth2/token with grant_type=authorization_code: the code the hosted flow (docs/reference.md, "Hosted sign-in")
 /// hands out redeems once, for its client, redirect URI and PKCE verifier.
-@Suite("The authorization_code grant (SPEC §3.7, RFC 7636)")
+@Suite("The authorization_code grant (reference: Hosted sign-in, RFC 7636)")
 struct AuthorizationCodeGrantTests {
     @Test("a code redeems once; a second redemption fails and revokes what the first issued")
     func codeReplay() async throws {

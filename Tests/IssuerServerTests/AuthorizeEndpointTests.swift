@@ -11,7 +11,7 @@ import Testing
 import TestSupport
 
 /// GET /oauth2/authorize, the hosted flow's first step (docs/reference.md, "Hosted sign-in").
-@Suite("/oauth2/authorize (SPEC §3.7)")
+@Suite("/oauth2/authorize (reference: Hosted sign-in)")
 struct AuthorizeEndpointTests {
     @Test("authorize errors: a page before the redirect URI is trusted, a redirect with state after", arguments: [
         (["client_id": nil], nil),

@@ -7,7 +7,7 @@ import JOSE
 import Testing
 import TestSupport
 
-@Suite("Discovery (SPEC §3.5)")
+@Suite("Discovery (reference: Discovery)")
 struct DiscoveryEndpointTests {
     @Test("discovery: issuer exactly ISSUER_URL, every advertised URL served, every advertised grant accepted",
           arguments: ["http://127.0.0.1:8080", "https://id.example.com/oidc", "https://id.example.com/oidc/"])

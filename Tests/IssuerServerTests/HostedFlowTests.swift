@@ -11,7 +11,7 @@ import Testing
 import TestSupport
 
 /// docs/reference.md, "Hosted sign-in" end to end in process: authorize → Apple (faked) → callback → code → tokens.
-@Suite("Hosted Authorization Code flow (SPEC §3.7)")
+@Suite("Hosted Authorization Code flow (reference: Hosted sign-in)")
 struct HostedFlowTests {
     static let servicesID = "com.example.web"
     static let redirectURI = "clanboards://oauthredirect"

@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 /// docs/reference.md, "Native sign-in" and "Faults and bad input": what a client sends is bounded before it is verified, stored or signed.
-@Suite("Bounds on client input (SPEC §3.1, §7)")
+@Suite("Bounds on client input (reference: Native sign-in, §7)")
 struct InputBoundsTests {
     static let longName = String(repeating: "A", count: 60 * 1024)
 
@@ -95,7 +95,7 @@ struct InputBoundsTests {
 }
 
 /// docs/reference.md, "Configuration" `apple_audiences`: a client limited to some bundle IDs refuses Apple tokens for others.
-@Suite("A client's apple_audiences in the native exchange (SPEC §2)")
+@Suite("A client's apple_audiences in the native exchange (reference: Configuration)")
 struct AppleAudienceBindingTests {
     @Test("a token for a bundle ID outside the client's apple_audiences is invalid_grant; one inside is accepted")
     func bound() async throws {

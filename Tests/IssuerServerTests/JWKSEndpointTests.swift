@@ -8,7 +8,7 @@ import JWTKit
 import Testing
 import TestSupport
 
-@Suite("JWKS (SPEC §3.4)")
+@Suite("JWKS (reference: JWKS)")
 struct JWKSEndpointTests {
     @Test("JWKS: the active and next public keys, kid = RFC 7638 thumbprint, headers, ETag and 304")
     func jwks() async throws {

@@ -8,7 +8,7 @@ import TestSupport
 /// docs/reference.md, "Faults and bad input": whatever Apple's JWKS endpoint answers is a JWK Set or a failed fetch, within one
 /// deadline for the whole exchange, and never a crash. A hand-written loopback server plays the
 /// misbehaving endpoint.
-@Suite("Remote fetches: one deadline, a cap, no redirects (SPEC §7)", .timeLimit(.minutes(1)))
+@Suite("Remote fetches: one deadline, a cap, no redirects (reference: Faults and bad input)", .timeLimit(.minutes(1)))
 struct JWKSFetchHardeningTests {
     let jwks = String(decoding: try! FakeAppleKeys().jwksJSON, as: UTF8.self)
 

@@ -5,7 +5,7 @@ import Logging
 import Testing
 import TestSupport
 
-@Suite("Key ring reload (SPEC §5)")
+@Suite("Key ring reload (reference: Signing keys)")
 struct KeyRingMonitorTests {
     @Test("a rotation is picked up; a corrupted ring is rejected and the previous one kept")
     func reload() throws {
@@ -33,7 +33,7 @@ struct KeyRingMonitorTests {
         try? FileManager.default.removeItem(at: directory.deletingLastPathComponent())
     }
 
-    @Test("a ring that vanishes or reads empty under the server is a failed load: the previous ring stays (SPEC §7)",
+    @Test("a ring that vanishes or reads empty under the server is a failed load: the previous ring stays (reference: Faults and bad input)",
           arguments: ["directory removed", "ring.json removed", "ring.json without keys"])
     func vanishedRing(how: String) throws {
         let directory = try TestKeyRing.make()
@@ -67,7 +67,7 @@ struct KeyRingMonitorTests {
         #expect(monitor.current.ring.isEmpty)
     }
 
-    @Test("the server records its token lifetime in the ring before signing with it; the record only grows (SPEC §5)")
+    @Test("the server records its token lifetime in the ring before signing with it; the record only grows (reference: Signing keys)")
     func recordsSignerTiming() throws {
         let directory = try TestKeyRing.make()
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }

@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 /// docs/reference.md, "Sign-out": RP-Initiated Logout 1.0 at `/oauth2/logout`.
-@Suite("GET/POST /oauth2/logout (SPEC §3.11)")
+@Suite("GET/POST /oauth2/logout (reference: Sign-out)")
 struct LogoutEndpointTests {
     /// Signs in natively; answers the ID token and the refresh token.
     static func signIn(_ client: any TestClientProtocol, _ fixture: IssuerTestFixture) async throws -> (idToken: String, refresh: String) {

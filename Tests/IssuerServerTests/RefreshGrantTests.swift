@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("Refresh rotation, retries and theft detection (SPEC §4.3)")
+@Suite("Refresh rotation, retries and theft detection (reference: Refresh tokens and sessions)")
 struct RefreshGrantTests {
     /// Signs in through the native exchange and answers the token response.
     static func signIn(_ client: some TestClientProtocol, _ fixture: IssuerTestFixture, subject: String = "refresh.user", scope: String? = nil) async throws -> [String: Any] {

@@ -8,7 +8,7 @@ import Postgres
 import Testing
 import TestSupport
 
-@Suite("The database going silent (SPEC §7)")
+@Suite("The database going silent (reference: Faults and bad input)")
 struct SilentDatabaseEndpointTests {
     @Test("while the database is silent, requests answer 503 temporarily_unavailable and /readyz 503; then they recover by themselves")
     func silentThenBack() async throws {

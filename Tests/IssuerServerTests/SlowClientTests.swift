@@ -9,7 +9,7 @@ import IssuerCore
 import Testing
 import TestSupport
 
-@Suite("Slow clients cannot hold the server (SPEC §7)")
+@Suite("Slow clients cannot hold the server (reference: Faults and bad input)")
 struct SlowClientTests {
     /// A live server whose request-read limit is 1 s, on a port the body gets.
     static func withServer(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {

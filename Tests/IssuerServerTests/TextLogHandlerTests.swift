@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 import Testing
 
-@Suite("Text logs (SPEC §7: no input can forge a log line)")
+@Suite("Text logs (reference: Faults and bad input: no input can forge a log line)")
 struct TextLogHandlerTests {
     @Test("a client-supplied value with a newline or an escape sequence stays on one escaped line")
     func escapesControlCharacters() throws {

@@ -7,7 +7,7 @@ import JOSE
 import Testing
 import TestSupport
 
-@Suite("/userinfo (SPEC §3.6)")
+@Suite("/userinfo (reference: UserInfo)")
 struct UserInfoEndpointTests {
     static func userinfo(_ client: some TestClientProtocol, _ token: String?, method: HTTPRequest.Method = .get) async throws -> TestResponse {
         var headers: HTTPFields = [:]

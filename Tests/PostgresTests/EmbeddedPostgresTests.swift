@@ -48,7 +48,7 @@ struct EmbeddedPostgresTests {
         }
     }
 
-    @Test("as root in a root-only directory (a clone in /root): the cluster lives where postgres can reach it, linked from .data/postgres (SPEC §8)",
+    @Test("as root in a root-only directory (a clone in /root): the cluster lives where postgres can reach it, linked from .data/postgres (reference: The embedded database)",
           .enabled(if: getuid() == 0, "runs only as root: the cluster runs as the postgres OS user only then"))
     func rootOnlyDirectory() async throws {
         let base = TestDirectories.make("root-home")

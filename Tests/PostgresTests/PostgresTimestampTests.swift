@@ -29,4 +29,11 @@ struct PostgresTimestampTests {
             #expect(abs((parsed?.timeIntervalSince1970 ?? .nan) - seconds) < 0.000_001)
         }
     }
+
+    @Test("a non-finite or absurd date is written as infinity, never a trap (a remote party's time reaches here)", arguments: [
+        (Double.nan, "infinity"), (Double.infinity, "infinity"), (-Double.infinity, "-infinity"), (1e297, "infinity"), (-1e297, "-infinity"),
+    ])
+    func absurdDates(seconds: Double, expected: String) {
+        #expect(PostgresTimestamp.format(Date(timeIntervalSince1970: seconds)) == expected)
+    }
 }

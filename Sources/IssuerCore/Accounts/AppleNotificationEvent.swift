@@ -84,8 +84,12 @@ struct AppleNotificationEvent: Sendable, Equatable {
         self.subject = subject
         // An event cannot have happened after Apple signed it: a later `event_time` is read as `iat`,
         // so a payload cannot reach sessions that begin after it was issued.
+        // And none is older than `maximumAge` before it: Apple sends events as they happen.
+        // `iat` counts whole seconds, so the event may lie anywhere in its second.
         let issued = Date(timeIntervalSince1970: iat)
-        time = Self.number(events["event_time"]).map { min(Date(timeIntervalSince1970: $0 / 1000), issued) } ?? issued
+        let latest = issued.addingTimeInterval(1)
+        let earliest = issued.addingTimeInterval(-Self.maximumAge)
+        time = Self.number(events["event_time"]).map { max(min(Date(timeIntervalSince1970: $0 / 1000), latest), earliest) } ?? issued
         if let jti = claims["jti"] as? String, !jti.isEmpty, jti.utf8.count <= 256 {
             self.jti = jti
         } else {
@@ -93,12 +97,21 @@ struct AppleNotificationEvent: Sendable, Equatable {
         }
     }
 
-    /// A JSON number, or a string holding one (Apple has sent both).
+    /// A JSON number, or a string holding one (Apple has sent both); finite only, so `"nan"` or
+    /// `"inf"` is no time at all.
     private static func number(_ value: Any?) -> Double? {
-        if let number = value as? Int { return Double(number) }
-        if let number = value as? Double { return number }
-        if let number = value as? NSNumber { return number.doubleValue }
-        if let text = value as? String { return Double(text) }
-        return nil
+        let number: Double?
+        if let integer = value as? Int {
+            number = Double(integer)
+        } else if let double = value as? Double {
+            number = double
+        } else if let boxed = value as? NSNumber {
+            number = boxed.doubleValue
+        } else if let text = value as? String {
+            number = Double(text)
+        } else {
+            number = nil
+        }
+        return number.flatMap { $0.isFinite ? $0 : nil }
     }
 }

@@ -106,9 +106,11 @@ public struct AppleNotifications: Sendable {
                 WHERE id = $1 AND (email_forwarding_changed_at IS NULL OR email_forwarding_changed_at <= $3)
                 """, [userID, event.kind == .emailEnabled ? "enabled" : "disabled", event.time])
         case .consentRevoked:
+            // Only the sessions that began by the event (at `event_time`'s millisecond precision):
+            // a sign-in after it is a new consent.
             try connection.query(
-                "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND revoked_at IS NULL",
-                [userID, now, "apple consent revoked"])
+                "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND revoked_at IS NULL AND date_trunc('milliseconds', created_at) <= $4",
+                [userID, now, "apple consent revoked", event.time])
             // Apple has already ended this authorization: there is nothing left to revoke there.
             try connection.query("DELETE FROM apple_tokens WHERE user_id = $1", [userID])
             try connection.query("DELETE FROM apple_code_redemptions WHERE user_id = $1", [userID])
