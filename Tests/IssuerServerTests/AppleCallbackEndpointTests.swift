@@ -54,4 +54,81 @@ struct AppleCallbackEndpointTests {
             #expect(try await fixture.count("sessions") == 0)
         }
     }
+
+    @Test("Hosted sign-in, single-use state: one captured (state, id_token) posted three times signs in once; the replays are 400 pages")
+    func stateIsSingleUse() async throws {
+        try await HostedFlowTests.withFixture { fixture in
+            try await fixture.test { client in
+                let (state, idToken) = try await HostedFlowTests.throughApple(client, fixture, subject: "001.replayed")
+                let first = try await HostedFlowTests.callback(client, [("state", state), ("id_token", idToken)])
+                #expect(first.status == .found)
+                #expect(HostedFlowTests.query(first.headers[.location])["code"] != nil)
+                for _ in 0..<2 {
+                    let replay = try await HostedFlowTests.callback(client, [
+                        ("state", state), ("id_token", idToken),
+                        ("user", #"{"name":{"firstName":"Mallory","lastName":"Replay"}}"#),
+                    ])
+                    #expect(replay.status == .badRequest)
+                    #expect(replay.headers[.location] == nil)
+                }
+            }
+            #expect(try await fixture.count("sessions") == 1)
+            #expect(try await fixture.count("authorization_codes") == 1)
+            #expect(try await fixture.count("users WHERE given_name = 'Mallory'") == 0)
+        }
+    }
+
+    @Test("Hosted sign-in: Apple's unsigned user JSON names a user it creates, and never overwrites a stored name")
+    func userJSONNeverOverwrites() async throws {
+        try await HostedFlowTests.withFixture { fixture in
+            try await fixture.test { client in
+                let user = #"{"name":{"firstName":"Ada","lastName":"Lovelace"}}"#
+                let (state, idToken) = try await HostedFlowTests.throughApple(client, fixture, subject: "001.named")
+                let first = try await HostedFlowTests.callback(client, [("state", state), ("id_token", idToken), ("user", user)])
+                #expect(first.status == .found)
+                let (again, againToken) = try await HostedFlowTests.throughApple(client, fixture, subject: "001.named")
+                let second = try await HostedFlowTests.callback(client, [
+                    ("state", again), ("id_token", againToken), ("user", #"{"name":{"firstName":"Mallory","lastName":"X"}}"#),
+                ])
+                #expect(second.status == .found, "the sign-in itself succeeds")
+            }
+            #expect(try await fixture.count("users WHERE given_name = 'Ada' AND family_name = 'Lovelace'") == 1)
+            #expect(try await fixture.count("users WHERE given_name = 'Mallory'") == 0)
+        }
+    }
+
+    @Test("Hosted sign-in, c_hash (OIDC Core 3.3.2.11): a token whose c_hash does not match the posted code is access_denied and signs nobody in; a matching one signs in")
+    func codeHashMustMatch() async throws {
+        try await HostedFlowTests.withFixture { fixture in
+            try await fixture.test { client in
+                for (code, matches) in [("victim-code", false), ("own-code", true)] {
+                    let authorize = try await client.get(HostedFlowTests.authorizeQuery())
+                    let apple = HostedFlowTests.query(authorize.headers[.location])
+                    let idToken = try fixture.apple.identityToken(
+                        subject: "001.chash", audience: HostedFlowTests.servicesID,
+                        overrides: ["nonce": try #require(apple["nonce"]), "c_hash": IDTokenClaims.codeHash(of: "own-code")])
+                    let answer = try await HostedFlowTests.callback(client, [
+                        ("state", try #require(apple["state"])), ("id_token", idToken), ("code", code),
+                    ])
+                    #expect(answer.status == .found)
+                    let back = HostedFlowTests.query(answer.headers[.location])
+                    if matches {
+                        #expect(back["code"] != nil)
+                    } else {
+                        #expect(back["error"] == "access_denied")
+                        #expect(try await fixture.count("sessions") == 0)
+                    }
+                }
+                // No code posted at all beside a token with c_hash: refused too.
+                let authorize = try await client.get(HostedFlowTests.authorizeQuery())
+                let apple = HostedFlowTests.query(authorize.headers[.location])
+                let idToken = try fixture.apple.identityToken(
+                    subject: "001.chash", audience: HostedFlowTests.servicesID,
+                    overrides: ["nonce": try #require(apple["nonce"]), "c_hash": IDTokenClaims.codeHash(of: "own-code")])
+                let bare = try await HostedFlowTests.callback(client, [("state", try #require(apple["state"])), ("id_token", idToken)])
+                #expect(HostedFlowTests.query(bare.headers[.location])["error"] == "access_denied")
+            }
+            #expect(try await fixture.count("sessions") == 1)
+        }
+    }
 }

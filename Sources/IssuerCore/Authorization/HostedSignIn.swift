@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JOSE
 import Logging
@@ -120,6 +121,13 @@ public struct HostedSignIn: Sendable {
         } catch {
             return fail(.accessDenied, "Sign in with Apple could not be verified.", "\(error)")
         }
+        // OIDC Core §3.3.2.11: a token that carries `c_hash` names the code posted beside it, so
+        // Apple's code of another sign-in cannot ride along with this token.
+        if let codeHash = identity.codeHash {
+            guard let appleCode = form["code"], ConstantTime.equals(Array(IDTokenClaims.codeHash(of: appleCode).utf8), Array(codeHash.utf8)) else {
+                return fail(.accessDenied, "Sign in with Apple could not be verified.", "c_hash does not match the code")
+            }
+        }
         let name = AppleUserJSON(form["user"])
         let outcome: (signIn: SignIn, code: AuthorizationCode)
         do {
@@ -129,7 +137,13 @@ public struct HostedSignIn: Sendable {
                     scopes: request.scopes, nonce: request.nonce,
                     userAgent: userAgent.map { $0.truncated(toUTF8Bytes: IdentityExchange.Request.maximumUserAgentLength).escapingControlCharacters },
                     clientIP: clientIP),
-                authorization: request, codeLifetime: AuthorizationCode.lifetime)
+                authorization: request, codeLifetime: AuthorizationCode.lifetime,
+                stateHash: Array(SHA256.hash(data: Data(state.appleNonce.utf8))),
+                stateExpiresAt: Date(timeIntervalSince1970: TimeInterval(state.expiresAt)))
+        } catch is SignInStore.StateAlreadySpent {
+            // A replayed callback: the state signed someone in already (docs/reference.md, "Hosted sign-in").
+            logger.info("hosted sign-in refused", metadata: ["reason": "state already used", "client_id": "\(request.clientID)"])
+            return .page(status: 400, message: "This sign-in link was already used. Start again from the app.")
         } catch {
             let mapped = OAuthError.storage(error)
             return fail(mapped.code == .temporarilyUnavailable ? .temporarilyUnavailable : .serverError,

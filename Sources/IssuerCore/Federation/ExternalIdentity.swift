@@ -12,14 +12,17 @@ public struct ExternalIdentity: Sendable, Equatable {
     public var emailVerified: Bool?
     /// Apple's relay address flag.
     public var isPrivateEmail: Bool?
+    /// OIDC Core §3.3.2.11 `c_hash`: binds the token to the authorization code issued beside it.
+    public var codeHash: String?
 
     /// Only provider, subject and audience are always known; the rest is what the token carried.
-    public init(provider: String, subject: String, audience: String, email: String? = nil, emailVerified: Bool? = nil, isPrivateEmail: Bool? = nil) {
+    public init(provider: String, subject: String, audience: String, email: String? = nil, emailVerified: Bool? = nil, isPrivateEmail: Bool? = nil, codeHash: String? = nil) {
         self.provider = provider
         self.subject = subject
         self.audience = audience
         self.email = email
         self.emailVerified = emailVerified
         self.isPrivateEmail = isPrivateEmail
+        self.codeHash = codeHash
     }
 }

@@ -13,9 +13,11 @@ struct IdentityTokenClaims: Decodable {
     var email: String?
     var emailVerified: Bool?
     var isPrivateEmail: Bool?
+    var codeHash: String?
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, exp, iat, nonce, email
+        case codeHash = "c_hash"
         case emailVerified = "email_verified"
         case isPrivateEmail = "is_private_email"
     }
@@ -33,6 +35,7 @@ struct IdentityTokenClaims: Decodable {
         iat = try container.decodeIfPresent(Double.self, forKey: .iat)
         nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
         email = try container.decodeIfPresent(String.self, forKey: .email)
+        codeHash = try container.decodeIfPresent(String.self, forKey: .codeHash)
         emailVerified = try Self.flexibleBool(container, .emailVerified)
         isPrivateEmail = try Self.flexibleBool(container, .isPrivateEmail)
     }

@@ -46,7 +46,7 @@ public struct IdentityTokenVerifier: Sendable {
         try noncePolicy.check(raw: nonce, claim: claims.nonce)
         return ExternalIdentity(
             provider: provider.name, subject: subject, audience: audience, email: claims.email,
-            emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail)
+            emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail, codeHash: claims.codeHash)
     }
 
     /// The payload of a JWS signed by one of the provider's keys, checked in the order up (docs/reference.md, "Native sign-in")

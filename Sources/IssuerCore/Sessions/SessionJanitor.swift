@@ -33,9 +33,15 @@ public struct SessionJanitor: Sendable {
             DELETE FROM sessions WHERE id IN (
                 SELECT id FROM sessions WHERE expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
             """, cutoff: cutoff, maxBatches: maxBatches)
+        // Spent hosted-flow states only matter while the state could still open.
+        try await deleteInBatches("""
+            DELETE FROM spent_authorization_states WHERE state_hash IN (
+                SELECT state_hash FROM spent_authorization_states WHERE expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+            """, cutoff: cutoff, maxBatches: maxBatches)
         return (tokens, sessions)
     }
 
+    @discardableResult
     private func deleteInBatches(_ sql: String, cutoff: Date, maxBatches: Int) async throws -> Int {
         var total = 0
         for _ in 0..<maxBatches {

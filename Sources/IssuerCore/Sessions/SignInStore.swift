@@ -23,7 +23,9 @@ public struct SignInStore: Sendable {
         self.sessionMaxAge = sessionMaxAge.timeInterval
     }
 
-    /// The identity, user and session, shared by both forms of sign-in; parameters $1 to $17.
+    /// The identity, user and session, shared by both forms of sign-in; parameters $1 to $18. With
+    /// $18 false the name ($8, $9) is stored only when this sign-in creates the user: the hosted
+    /// flow's name comes from Apple's unsigned `user` form field, which must never overwrite one.
     private static let signInSteps = """
         WITH identity AS (
             INSERT INTO identities (provider, subject, user_id, audience, created_at, last_sign_in_at)
@@ -38,8 +40,8 @@ public struct SignInStore: Sendable {
                 email = COALESCE(EXCLUDED.email, u.email),
                 email_verified = COALESCE(EXCLUDED.email_verified, u.email_verified),
                 is_private_email = COALESCE(EXCLUDED.is_private_email, u.is_private_email),
-                given_name = COALESCE(EXCLUDED.given_name, u.given_name),
-                family_name = COALESCE(EXCLUDED.family_name, u.family_name),
+                given_name = CASE WHEN $18::boolean THEN COALESCE(EXCLUDED.given_name, u.given_name) ELSE u.given_name END,
+                family_name = CASE WHEN $18::boolean THEN COALESCE(EXCLUDED.family_name, u.family_name) ELSE u.family_name END,
                 updated_at = EXCLUDED.updated_at
             RETURNING id, email, email_verified, given_name, family_name
         ), session AS (
@@ -49,11 +51,11 @@ public struct SignInStore: Sendable {
         )
         """
 
-    /// The native sign-in: the session's first refresh token ($18, $19) in the same statement.
+    /// The native sign-in: the session's first refresh token ($19, $20) in the same statement.
     static let statement = signInSteps + """
         , token AS (
             INSERT INTO refresh_tokens (token_hash, session_id, generation, created_at, expires_at)
-            SELECT $18, id, 0, $14, $19 FROM session
+            SELECT $19, id, 0, $14, $20 FROM session
             RETURNING session_id
         )
         SELECT account.id AS user_id, account.email, account.email_verified, account.given_name, account.family_name,
@@ -61,14 +63,17 @@ public struct SignInStore: Sendable {
         FROM account, token
         """
 
-    /// The hosted flow's sign-in (docs/reference.md, "Hosted sign-in"): instead of a refresh token, a one-time code ($18
-    /// hash, $19 expiry) bound to the client, its redirect URI ($20) and PKCE challenge ($21);
-    /// the refresh token is issued when the code is redeemed.
+    /// The hosted flow's sign-in (docs/reference.md, "Hosted sign-in"): instead of a refresh token, a one-time code ($19
+    /// hash, $20 expiry) bound to the client, its redirect URI ($21) and PKCE challenge ($22);
+    /// the refresh token is issued when the code is redeemed. The sealed state is spent in the
+    /// same statement ($23 its hash, $24 its expiry): a second use violates the key, nothing is written.
     static let codeStatement = signInSteps + """
         , code AS (
             INSERT INTO authorization_codes (code_hash, session_id, client_id, redirect_uri, code_challenge, created_at, expires_at)
-            SELECT $18, id, $11, $20, $21, $14, $19 FROM session
+            SELECT $19, id, $11, $21, $22, $14, $20 FROM session
             RETURNING session_id
+        ), spent AS (
+            INSERT INTO spent_authorization_states (state_hash, expires_at) VALUES ($23, $24)
         )
         SELECT account.id AS user_id, account.email, account.email_verified, account.given_name, account.family_name,
                code.session_id
@@ -78,28 +83,41 @@ public struct SignInStore: Sendable {
     /// Signs the user in through the hosted flow and stores a one-time authorization code for
     /// `authorization` (hashed, valid `codeLifetime`); answers the code's value, which exists
     /// only in the redirect to the client.
+    /// - Parameters:
+    ///   - stateHash: SHA-256 of the sealed state the callback carried, spent by this sign-in.
+    ///   - stateExpiresAt: when that state would have expired; its row may go then.
+    /// - Throws: `StateAlreadySpent` when the state signed someone in before; `PostgresError` otherwise.
     public func signIn(
-        _ request: SignInRequest, authorization: AuthorizationRequest, codeLifetime: Duration
+        _ request: SignInRequest, authorization: AuthorizationRequest, codeLifetime: Duration,
+        stateHash: [UInt8], stateExpiresAt: Date
     ) async throws -> (signIn: SignIn, code: AuthorizationCode) {
         let code = AuthorizationCode.generate()
-        // The session's refresh token is minted at redemption; this one is never stored or used.
-        let signIn = try await run(Self.codeStatement, request, refreshToken: RefreshToken.generate()) { now, _ in
-            [code.hash, now.addingTimeInterval(codeLifetime.timeInterval), authorization.redirectURI, authorization.codeChallenge]
+        do {
+            // The session's refresh token is minted at redemption; this one is never stored or used.
+            let signIn = try await run(Self.codeStatement, request, overwritesName: false, refreshToken: RefreshToken.generate()) { now, _ in
+                [code.hash, now.addingTimeInterval(codeLifetime.timeInterval), authorization.redirectURI, authorization.codeChallenge,
+                 stateHash, stateExpiresAt]
+            }
+            return (signIn, code)
+        } catch let error as PostgresError where error.sqlState == .uniqueViolation && "\(error)".contains("spent_authorization_states") {
+            throw StateAlreadySpent()
         }
-        return (signIn, code)
     }
+
+    /// The hosted flow's state was used before: a replayed callback.
+    public struct StateAlreadySpent: Error {}
 
     /// Signs the user in; throws `PostgresError` (the caller maps unavailability to 503).
     public func signIn(_ request: SignInRequest) async throws -> SignIn {
         let refreshToken = RefreshToken.generate()
-        return try await run(Self.statement, request, refreshToken: refreshToken) { now, sessionExpiry in
+        return try await run(Self.statement, request, overwritesName: true, refreshToken: refreshToken) { now, sessionExpiry in
             [refreshToken.hash, min(now.addingTimeInterval(refreshTokenTTL), sessionExpiry)]
         }
     }
 
-    /// Runs one of the two statements: `signInSteps`' parameters $1 to $17, then `tail`'s.
+    /// Runs one of the two statements: `signInSteps`' parameters $1 to $18, then `tail`'s.
     private func run(
-        _ statement: String, _ request: SignInRequest, refreshToken: RefreshToken,
+        _ statement: String, _ request: SignInRequest, overwritesName: Bool, refreshToken: RefreshToken,
         tail: (_ now: Date, _ sessionExpiry: Date) -> [any PostgresEncodable]
     ) async throws -> SignIn {
         let now = clock.now
@@ -110,7 +128,7 @@ public struct SignInStore: Sendable {
             identity.email, identity.emailVerified, identity.isPrivateEmail,
             request.givenName, request.familyName,
             UUID(), request.clientID, request.scopes.joined(separator: " "), request.nonce, now, sessionExpiry,
-            request.userAgent, request.clientIP,
+            request.userAgent, request.clientIP, overwritesName,
         ] + tail(now, sessionExpiry)
         let row = try await pool.query(statement, parameters).single
         guard let row else { throw PostgresError.decoding("sign-in returned no row") }

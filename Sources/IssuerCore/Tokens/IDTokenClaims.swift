@@ -65,6 +65,11 @@ public struct IDTokenClaims: Codable, Sendable, Equatable {
         return Base64URL.encode(digest.prefix(digest.count / 2))
     }
 
+    /// OIDC Core §3.3.2.11 `c_hash` for an RS256 token: the same left half of SHA-256, of the code.
+    public static func codeHash(of code: String) -> String {
+        accessTokenHash(of: code)
+    }
+
     enum CodingKeys: String, CodingKey {
         case issuer = "iss"
         case subject = "sub"
