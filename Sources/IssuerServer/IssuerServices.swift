@@ -79,7 +79,7 @@ struct IssuerServices: Sendable {
                     servicesID: servicesID, authorizeURL: configuration.appleAuthorizeURL.absoluteString,
                     callbackURL: callbackURL)
             },
-            clients: configuration.clients,
+            issuer: issuerURL, clients: configuration.clients,
             sealer: AuthorizationStateSealer(secret: dependencies.serverSecret, clock: clock), verifier: verifier,
             store: SignInStore(
                 pool: dependencies.pool, clock: clock,

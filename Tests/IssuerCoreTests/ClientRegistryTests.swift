@@ -61,6 +61,9 @@ struct ClientRegistryTests {
         (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "post_logout_redirect_uris": "x://bye", "scopes": ["openid"]}]"#, "post_logout_redirect_uris"),
         (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"], "apple_audiences": [7]}]"#, "apple_audiences"),
         (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"], "apple_audiences": []}]"#, "apple_audiences"),
+        // RFC 8252 §7.3: plain http only to loopback.
+        (#"[{"client_id": "a", "redirect_uris": ["http://app.example.com/cb"], "scopes": ["openid"]}]"#, "loopback"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "post_logout_redirect_uris": ["http://10.0.0.1/bye"], "scopes": ["openid"]}]"#, "loopback"),
     ])
     func refused(_ json: String, _ mention: String) {
         do {
@@ -69,5 +72,13 @@ struct ClientRegistryTests {
         } catch {
             #expect("\(error)".contains(mention), "\(error)")
         }
+    }
+
+    @Test("http redirect URIs to a loopback address are accepted (RFC 8252 §7.3)", arguments: [
+        "http://127.0.0.1:8000/cb", "http://localhost/cb", "http://[::1]:9000/cb",
+    ])
+    func loopbackHTTP(uri: String) throws {
+        let registry = try Self.load(#"[{"client_id": "a", "redirect_uris": ["\#(uri)"], "scopes": ["openid"]}]"#)
+        #expect(registry.client(id: "a")?.redirectURIs == [uri])
     }
 }

@@ -131,4 +131,25 @@ struct AppleCallbackEndpointTests {
             #expect(try await fixture.count("sessions") == 1)
         }
     }
+
+    @Test("Hosted sign-in, RFC 9207: every redirect back to the client carries iss (a code, Apple's cancel, an authorize error), and discovery says so")
+    func issOnRedirects() async throws {
+        try await HostedFlowTests.withFixture { fixture in
+            try await fixture.test { client in
+                let issuer = "http://127.0.0.1:8080"
+                let (state, idToken) = try await HostedFlowTests.throughApple(client, fixture)
+                let signedIn = try await HostedFlowTests.callback(client, [("state", state), ("id_token", idToken)])
+                #expect(HostedFlowTests.query(signedIn.headers[.location])["iss"] == issuer)
+                let (cancelState, _) = try await HostedFlowTests.throughApple(client, fixture)
+                let cancelled = try await HostedFlowTests.callback(client, [("state", cancelState), ("error", "user_cancelled_authorize")])
+                #expect(HostedFlowTests.query(cancelled.headers[.location])["error"] == "access_denied")
+                #expect(HostedFlowTests.query(cancelled.headers[.location])["iss"] == issuer)
+                let refused = try await client.get(HostedFlowTests.authorizeQuery(["code_challenge_method": "plain"]))
+                #expect(HostedFlowTests.query(refused.headers[.location])["error"] != nil)
+                #expect(HostedFlowTests.query(refused.headers[.location])["iss"] == issuer)
+                let discovery = try await client.get("/.well-known/openid-configuration")
+                #expect(discovery.json["authorization_response_iss_parameter_supported"] as? Bool == true)
+            }
+        }
+    }
 }

@@ -39,6 +39,8 @@ public struct HostedSignIn: Sendable {
     public typealias AppleCodeHandler = @Sendable (_ code: String, _ clientID: String, _ userID: UUID, _ logger: Logger) async -> Void
 
     private let apple: Apple?
+    /// `ISSUER_URL`, sent back as `iss` on every redirect to the client (RFC 9207 §2).
+    private let issuer: String
     private let clients: ClientRegistry
     private let sealer: AuthorizationStateSealer
     private let verifier: IdentityTokenVerifier
@@ -47,11 +49,13 @@ public struct HostedSignIn: Sendable {
     private let onAppleCode: AppleCodeHandler?
 
     /// - Parameter apple: nil when `ISSUER_APPLE_SERVICES_ID` is unset: both steps answer 503.
+    /// - Parameter issuer: `ISSUER_URL`, as the tokens' `iss`.
     public init(
-        apple: Apple?, clients: ClientRegistry, sealer: AuthorizationStateSealer, verifier: IdentityTokenVerifier,
+        apple: Apple?, issuer: String, clients: ClientRegistry, sealer: AuthorizationStateSealer, verifier: IdentityTokenVerifier,
         store: SignInStore, clock: any WallClock, onAppleCode: AppleCodeHandler? = nil
     ) {
         self.apple = apple
+        self.issuer = issuer
         self.clients = clients
         self.sealer = sealer
         self.verifier = verifier
@@ -70,8 +74,7 @@ public struct HostedSignIn: Sendable {
         case .untrusted(let message):
             return .page(status: 400, message: message)
         case .redirect(let redirectURI, let error, let description, let state):
-            return .redirect(RedirectURI.adding(
-                [("error", error.rawValue), ("error_description", description), ("state", state)], to: redirectURI))
+            return toClient(redirectURI, [("error", error.rawValue), ("error_description", description), ("state", state)])
         case .valid(let request):
             let state = AuthorizationState(request: request, now: clock.now)
             return .redirect(RedirectURI.adding([
@@ -98,8 +101,7 @@ public struct HostedSignIn: Sendable {
         let request = state.request
         func fail(_ code: OAuthError.Code, _ description: String, _ reason: String) -> Outcome {
             logger.info("hosted sign-in refused", metadata: ["reason": "\(reason)", "client_id": "\(request.clientID)"])
-            return .redirect(RedirectURI.adding(
-                [("error", code.rawValue), ("error_description", description), ("state", request.state)], to: request.redirectURI))
+            return toClient(request.redirectURI, [("error", code.rawValue), ("error_description", description), ("state", request.state)])
         }
         guard let client = clients.client(id: request.clientID), client.redirectURIs.contains(request.redirectURI) else {
             return .page(status: 400, message: "The client of this sign-in is no longer registered.")
@@ -160,7 +162,13 @@ public struct HostedSignIn: Sendable {
            !appleCode.containsControlCharacters, let onAppleCode {
             await onAppleCode(appleCode, apple.servicesID, outcome.signIn.user.id, logger)
         }
-        return .redirect(RedirectURI.adding([("code", outcome.code.value), ("state", request.state)], to: request.redirectURI))
+        return toClient(request.redirectURI, [("code", outcome.code.value), ("state", request.state)])
+    }
+
+    /// A redirect back to the client: its parameters and `iss` (RFC 9207 §2), so a client that
+    /// talks to several issuers can tell which one answered (a mix-up defence).
+    private func toClient(_ redirectURI: String, _ parameters: [(String, String?)]) -> Outcome {
+        .redirect(RedirectURI.adding(parameters + [("iss", issuer)], to: redirectURI))
     }
 }
 

@@ -44,6 +44,11 @@ public struct ClientRegistry: Sendable, Equatable {
                 guard let components = URLComponents(string: uri), components.scheme != nil, components.fragment == nil else {
                     throw Problem(description: "client '\(client.clientID)' has an invalid redirect URI '\(uri)'")
                 }
+                // RFC 8252 §7.3, RFC 9700 §2.1: plain `http` only to a loopback address, where no
+                // network sits between the browser and the app.
+                if components.scheme?.lowercased() == "http", !URL.isLoopbackHost(components.host ?? "") {
+                    throw Problem(description: "client '\(client.clientID)' has the redirect URI '\(uri)': http is allowed only to a loopback address (127.0.0.1, [::1], localhost); use https or a private-use scheme")
+                }
             }
             // docs/reference.md, "Configuration": a sign-out URI never receives a code, so no URI may be in both lists.
             if let shared = client.redirectURIs.first(where: client.postLogoutRedirectURIs.contains) {

@@ -21,6 +21,8 @@ struct DiscoveryDocument: Encodable {
     let tokenEndpointAuthMethodsSupported: [String]?
     let revocationEndpointAuthMethodsSupported: [String]?
     let codeChallengeMethodsSupported: [String]?
+    /// RFC 9207 §3: every authorization response carries `iss`.
+    let authorizationResponseIssParameterSupported: Bool?
     let scopesSupported: [String]
     let claimsSupported = [
         "sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "sid",
@@ -44,6 +46,7 @@ struct DiscoveryDocument: Encodable {
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case scopesSupported = "scopes_supported"
         case claimsSupported = "claims_supported"
     }
@@ -78,6 +81,7 @@ struct DiscoveryDocument: Encodable {
         tokenEndpointAuthMethodsSupported = hasToken ? ["none"] : nil
         revocationEndpointAuthMethodsSupported = revocationEndpoint != nil ? ["none"] : nil
         codeChallengeMethodsSupported = hasAuthorization ? ["S256"] : nil
+        authorizationResponseIssParameterSupported = hasAuthorization ? true : nil
         var scopes: [String] = []
         for client in configuration.clients.clients {
             for scope in client.scopes where !scopes.contains(scope) { scopes.append(scope) }
