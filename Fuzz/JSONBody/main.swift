@@ -11,6 +11,7 @@ public func fuzzJSONBody(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // Writing the parameters back as a JSON object of strings and parsing it gives the same.
     var object: [String: Any] = parsed.values
     for (name, members) in parsed.objects { object[name] = members }
+    for name in parsed.malformedObjects { object[name] = ["member": 1] }
     guard let json = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
         preconditionFailure("parsed parameters cannot be written back: \(parsed)")
     }

@@ -98,6 +98,11 @@ struct AccountDeletionTests {
                     #expect(bad.status == .unauthorized)
                     #expect(bad.json["error"] as? String == "invalid_token")
                 }
+                // A body problem is judged only after the bearer: a bad bearer is 401 whatever the body.
+                let badBody = try await client.executeRequest(
+                    uri: "/account", method: .delete, headers: [.authorization: "Bearer garbage", .contentType: "text/plain"],
+                    body: ByteBuffer(string: "refresh_token=x"))
+                #expect(badBody.status == .unauthorized)
                 let revoked = try await RevocationEndpointTests.revoke(client, tokens["refresh_token"] as? String)
                 #expect(revoked.status == .ok)
                 let afterRevocation = try await Self.delete(client, session: tokens)

@@ -36,6 +36,9 @@ struct TextLogHandlerTests {
         ("", #"reason="""#),
         ("caf\u{E9}", "reason=\"caf\u{E9}\""),
         ("invalid_grant", "reason=invalid_grant"),
+        // A quote or backslash carrying a combining mark is escaped all the same.
+        ("x\"\u{301} client_id=admin", "reason=\"x\\\"\u{301} client_id=admin\""),
+        ("y\\\u{301}\" b=c", "reason=\"y\\\\\u{301}\\\" b=c\""),
     ])
     func quotesValues(value: String, expected: String) throws {
         let lines = Mutex<[String]>([])

@@ -17,8 +17,9 @@ public struct AccountService: Sendable {
     /// Deletes the user both proofs name. `invalid_token` for the access token (RFC 6750 §3.1),
     /// `invalid_request` without a refresh token, `invalid_grant` for one that fails; nothing is
     /// deleted in any of those cases.
-    public func deleteAccount(accessToken: String, refreshToken: String?, logger: Logger) async throws(OAuthError) {
-        let proven = try await proof.prove(accessToken: accessToken, refreshToken: refreshToken, logger: logger)
+    /// - Parameter body: the body's `refresh_token`, or the error reading the body gave.
+    public func deleteAccount(accessToken: String, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
+        let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
         let outcome: AccountDeletion.Outcome?
         do {
             outcome = try await deletion.delete(userID: proven.userID, sessionID: proven.sessionID, reason: .userRequest, logger: logger)

@@ -112,8 +112,9 @@ public struct AppleNotifications: Sendable {
                 "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND revoked_at IS NULL AND date_trunc('milliseconds', created_at) <= $4",
                 [userID, now, "apple consent revoked", event.time])
             // Apple has already ended this authorization: there is nothing left to revoke there.
-            try connection.query("DELETE FROM apple_tokens WHERE user_id = $1", [userID])
-            try connection.query("DELETE FROM apple_code_redemptions WHERE user_id = $1", [userID])
+            // As with sessions: a token or code kept for a sign-in after the event stays.
+            try connection.query("DELETE FROM apple_tokens WHERE user_id = $1 AND date_trunc('milliseconds', created_at) <= $2", [userID, event.time])
+            try connection.query("DELETE FROM apple_code_redemptions WHERE user_id = $1 AND date_trunc('milliseconds', created_at) <= $2", [userID, event.time])
         case .accountDeleted:
             _ = try AccountDeletion.delete(
                 userID: userID, sessionID: nil, reason: .appleAccountDeleted, revokeAtApple: false, on: connection, now: now)

@@ -14,10 +14,15 @@ public struct OAuthRequestBody: Sendable, Equatable {
     /// JSON members that are objects (the exchange's `name`), whose members must be strings (or null, absent).
     public var objects: [String: [String: String]]
 
+    /// JSON members that are objects with a member that is not a string: refused by an endpoint
+    /// that reads them (`name` members must be strings), ignored by the others.
+    public var malformedObjects: Set<String>
+
     /// Parameters as they would be parsed.
-    public init(values: [String: String], objects: [String: [String: String]] = [:]) {
+    public init(values: [String: String], objects: [String: [String: String]] = [:], malformedObjects: Set<String> = []) {
         self.values = values
         self.objects = objects
+        self.malformedObjects = malformedObjects
     }
 
     /// Parses `bytes` as JSON when `json`, else as a form.
@@ -57,6 +62,7 @@ public struct OAuthRequestBody: Sendable, Equatable {
         }
         var values: [String: String] = [:]
         var objects: [String: [String: String]] = [:]
+        var malformedObjects: Set<String> = []
         for (name, value) in object {
             switch value {
             case let string as String:
@@ -64,15 +70,16 @@ public struct OAuthRequestBody: Sendable, Equatable {
             case let nested as [String: Any]:
                 // The only object of ours (the exchange's `name`) is an object of strings: a member
                 // of another type is a client's mistake to report, not to drop silently.
+                // Recorded, and refused only by an endpoint that reads it: unknown parameters stay ignored.
                 var members: [String: String] = [:]
                 for (member, memberValue) in nested {
                     switch memberValue {
                     case let string as String: members[member] = string
                     case is NSNull: continue
-                    default: throw .invalidRequest("The \(member) member of \(name) must be a string.")
+                    default: malformedObjects.insert(name)
                     }
                 }
-                objects[name] = members
+                if !malformedObjects.contains(name) { objects[name] = members }
             case is NSNull:
                 continue
             default:
@@ -81,7 +88,7 @@ public struct OAuthRequestBody: Sendable, Equatable {
                 values[name] = "\(value)"
             }
         }
-        return OAuthRequestBody(values: values, objects: objects)
+        return OAuthRequestBody(values: values, objects: objects, malformedObjects: malformedObjects)
     }
 
     private static func decodeComponent(_ component: Substring) -> String? {

@@ -48,8 +48,11 @@ public struct SessionProof: Sendable {
 
     /// Both proofs, or the error to answer: `invalid_token` (401) for the access token,
     /// `invalid_request` without a refresh token, `invalid_grant` for one that fails.
-    public func prove(accessToken: String, refreshToken: String?, logger: Logger) async throws(OAuthError) -> Proven {
+    /// - Parameter body: the request body's `refresh_token`, or why the body could not be read:
+    ///   reported only once the bearer passed, so a caller without credentials always gets `401`.
+    public func prove(accessToken: String, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) -> Proven {
         let bearer = try verifier.bearer(accessToken, ring: ring())
+        let refreshToken = try body.get()
         guard let refreshToken, !refreshToken.isEmpty else {
             throw .invalidRequest("The refresh_token parameter is required: this request needs the session's refresh token as well as its access token.")
         }

@@ -15,10 +15,19 @@ struct AccountEndpoint {
             guard let token = UserInfoEndpoint.bearerToken(request.headers[.authorization]) else {
                 return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .cacheControl: "no-store"])
             }
-            // No body at all is a missing refresh token, reported as such once the bearer is checked.
-            let refreshToken = request.headers[.contentType] == nil
-                ? nil : try await OAuthParameters.parse(request).optional("refresh_token")
-            try await accounts.deleteAccount(accessToken: token, refreshToken: refreshToken, logger: context.logger)
+            // Read now, judged after the bearer: a body problem never answers a caller without
+            // credentials. No body at all is a missing refresh token.
+            let body: Result<String?, OAuthError>
+            if request.headers[.contentType] == nil {
+                body = .success(nil)
+            } else {
+                do throws(OAuthError) {
+                    body = .success(try await OAuthParameters.parse(request).optional("refresh_token"))
+                } catch {
+                    body = .failure(error)
+                }
+            }
+            try await accounts.deleteAccount(accessToken: token, body: body, logger: context.logger)
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
     }

@@ -14,7 +14,7 @@ struct AppleExchangeEndpoint {
             if parameters.optional("name") != nil {
                 throw OAuthError.invalidRequest("name must be an object with given_name and family_name strings.")
             }
-            let name = parameters.object("name")
+            let name = try parameters.object("name")
             let exchangeRequest = IdentityExchange.Request(
                 idToken: try parameters.required("id_token"),
                 nonce: parameters.optional("nonce"),

@@ -54,12 +54,25 @@ public struct TextLogHandler: LineLogHandler {
         }
     }
 
-    /// A logfmt value: bare when safe, else quoted with `\` and `"` escaped, then control
-    /// characters escaped as `\u{XX}`.
+    /// A logfmt value: bare when safe, else quoted with `\` and `"` escaped and control
+    /// characters written as `\u{XX}`, scalar by scalar: String's own replacing works on
+    /// characters, and a `"` followed by a combining mark is one character that it would miss.
     static func quoted(_ text: String) -> String {
         guard !isBare(text) else { return text }
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return "\"" + escaped.escapingControlCharacters + "\""
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": quoted += "\\\\"
+            case "\"": quoted += "\\\""
+            default:
+                if String(scalar).containsControlCharacters {
+                    quoted += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    quoted.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return quoted + "\""
     }
 
     /// A key is ours, but is kept to logfmt's key characters all the same.

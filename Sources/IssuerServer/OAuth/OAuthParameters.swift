@@ -15,10 +15,13 @@ struct OAuthParameters: Sendable {
     private var values: [String: String]
     /// JSON members that are objects (the exchange's `name`), flattened to strings.
     private var objects: [String: [String: String]]
+    /// Objects with a member that is not a string.
+    private var malformedObjects: Set<String>
 
-    init(values: [String: String], objects: [String: [String: String]] = [:]) {
+    init(values: [String: String], objects: [String: [String: String]] = [:], malformedObjects: Set<String> = []) {
         self.values = values.filter { !$0.value.isEmpty }
         self.objects = objects
+        self.malformedObjects = malformedObjects
     }
 
     func optional(_ name: String) -> String? { values[name] }
@@ -28,7 +31,11 @@ struct OAuthParameters: Sendable {
         return value
     }
 
-    func object(_ name: String) -> [String: String]? { objects[name] }
+    /// An object of strings; `invalid_request` when a member is of another type.
+    func object(_ name: String) throws(OAuthError) -> [String: String]? {
+        guard !malformedObjects.contains(name) else { throw .invalidRequest("The \(name) members must be strings.") }
+        return objects[name]
+    }
 
     /// Reads and parses the request body.
     static func parse(_ request: Request) async throws(OAuthError) -> OAuthParameters {
@@ -48,6 +55,6 @@ struct OAuthParameters: Sendable {
             throw OAuthError(.invalidRequest, "The request body is larger than 64 KiB.", status: 413)
         }
         let body = try OAuthRequestBody.parse(Array(buffer.readableBytesView), json: isJSON)
-        return OAuthParameters(values: body.values, objects: body.objects)
+        return OAuthParameters(values: body.values, objects: body.objects, malformedObjects: body.malformedObjects)
     }
 }
