@@ -30,12 +30,16 @@ public enum RefreshOutcome: Sendable, Equatable {
         case .sessionExpired: return .refused("session past its maximum age")
         case .expired: return .refused("refresh token expired")
         case .spent:
-            if let spentAt = record.spentAt, now.timeIntervalSince(spentAt) <= grace.timeInterval,
-                record.successorHash == successorHash
-            {
-                return .retry(record)
-            }
-            return .reuse(record)
+            let retried = isRetry(spentAt: record.spentAt, storedSuccessor: record.successorHash, successorHash: successorHash, now: now, grace: grace)
+            return retried ? .retry(record) : .reuse(record)
         }
+    }
+
+    /// Whether a spent token presented again is an idempotent retry: inside the grace window,
+    /// and its stored successor is the one we derive. Anything else is a reuse (theft). The
+    /// refresh grant and the two-proofs step judge spent tokens by this one rule.
+    public static func isRetry(spentAt: Date?, storedSuccessor: [UInt8]?, successorHash: [UInt8], now: Date, grace: Duration) -> Bool {
+        guard let spentAt, now.timeIntervalSince(spentAt) <= grace.timeInterval else { return false }
+        return storedSuccessor == successorHash
     }
 }

@@ -29,12 +29,9 @@ public enum SessionProofVerdict: Sendable, Equatable {
         case .sessionExpired: return .refused("session past its maximum age")
         case .expired: return .refused("refresh token expired")
         case .spent:
-            if let spentAt = record.spentAt, now.timeIntervalSince(spentAt) <= grace.timeInterval,
-               record.successorHash == successorHash
-            {
-                return .proven
-            }
-            return .reuse(sessionID: record.sessionID)
+            let retried = RefreshOutcome.isRetry(
+                spentAt: record.spentAt, storedSuccessor: record.successorHash, successorHash: successorHash, now: now, grace: grace)
+            return retried ? .proven : .reuse(sessionID: record.sessionID)
         }
     }
 }
