@@ -47,7 +47,7 @@ public struct RefreshTokenGrant: Sendable {
         self.store = store
         self.revocation = revocation
         self.clients = clients
-        self.successorKey = secret.key(for: "refresh-token-successor").withUnsafeBytes { Array($0) }
+        self.successorKey = RefreshToken.successorKey(from: secret)
         self.responder = responder
         self.clock = clock
         self.refreshTokenTTL = refreshTokenTTL

@@ -31,6 +31,13 @@ public struct RefreshToken: Sendable, Equatable {
         return RefreshToken(value: Base64URL.encode(Data(mac)))
     }
 
+    /// The key successors are derived under: the server secret's `refresh-token-successor`
+    /// subkey, as bytes (derived once by each holder, not per request). The refresh grant and the
+    /// two-proofs step must agree on it.
+    public static func successorKey(from secret: ServerSecret) -> [UInt8] {
+        secret.key(for: "refresh-token-successor").withUnsafeBytes { Array($0) }
+    }
+
     /// Whether `text` could be one of ours (43 base64url characters), checked before any hashing
     /// or database work.
     public static func isWellFormed(_ text: String) -> Bool {

@@ -40,7 +40,7 @@ public struct SessionProof: Sendable {
         self.ring = ring
         self.store = store
         self.revocation = revocation
-        self.successorKey = secret.key(for: "refresh-token-successor").withUnsafeBytes { Array($0) }
+        self.successorKey = RefreshToken.successorKey(from: secret)
         self.clock = clock
         self.grace = grace
         self.events = events
