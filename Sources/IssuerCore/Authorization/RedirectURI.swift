@@ -6,9 +6,16 @@ public enum RedirectURI {
     public static func adding(_ parameters: [(String, String?)], to uri: String) -> String {
         let pairs = parameters.compactMap { name, value in value.map { encode(name) + "=" + encode($0) } }
         guard !pairs.isEmpty else { return uri }
-        let (base, fragment) = split(uri)
-        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
-        return base + separator + pairs.joined(separator: "&") + fragment
+        // RFC 3986's delimiters are bytes: a `#` or `?` followed by a combining mark is one Swift
+        // `Character`, which Character-wise searching would not see.
+        let bytes = Array(uri.utf8)
+        let hash = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        let base = bytes[..<hash], fragment = bytes[hash...]
+        let separator = base.contains(UInt8(ascii: "?"))
+            ? (base.last == UInt8(ascii: "?") || base.last == UInt8(ascii: "&") ? "" : "&")
+            : "?"
+        return String(decoding: base, as: UTF8.self) + separator + pairs.joined(separator: "&")
+            + String(decoding: fragment, as: UTF8.self)
     }
 
     /// RFC 3986 §2.3: only unreserved characters stay as they are.
@@ -24,10 +31,5 @@ public enum RedirectURI {
             }
         }
         return result
-    }
-
-    private static func split(_ uri: String) -> (String, String) {
-        guard let hash = uri.firstIndex(of: "#") else { return (uri, "") }
-        return (String(uri[..<hash]), String(uri[hash...]))
     }
 }
