@@ -16,8 +16,10 @@ import Glibc
 ///   checkout finds it. `<hash>` is a 64-bit FNV-1a hash of the requested absolute path, so each
 ///   checkout gets its own cluster and a second start finds the same one; `<hash>/source` names
 ///   the checkout, for a human and to refuse the (unlikely) collision of two paths.
-/// - A requested path that already is a link is followed first: a moved checkout keeps its
-///   cluster, and an operator's own link to a reachable place is honoured as is.
+/// - A requested path that already is a link is followed only into the fallback root, to a
+///   `<fallbackRoot>/<hash>/postgres` of ours: a moved checkout keeps its cluster. A link anywhere
+///   else is refused, never followed: root would otherwise hand whatever it names to `postgres`
+///   (`chown -R`), so a link planted in the checkout could take any directory.
 /// - An existing, non-empty real directory the user cannot reach is refused as before: moving a
 ///   cluster is an operator's decision, not ours.
 extension EmbeddedPostgres {
@@ -27,12 +29,23 @@ extension EmbeddedPostgres {
     /// Where the cluster lives for `requested` when it runs as `osUser` (see the extension's notes).
     static func placement(for requested: URL, osUser: String?, fallbackRoot: URL) -> URL {
         guard let osUser else { return requested }
-        if let destination = symbolicLinkDestination(requested), isReachable(destination, by: osUser) {
-            return destination
+        let relocated = fallbackRoot.appendingPathComponent(pathHash(requested.path), isDirectory: true)
+            .appendingPathComponent("postgres", isDirectory: true)
+        if let destination = symbolicLinkDestination(requested) {
+            // A link of ours, perhaps from before the checkout moved; any other is refused at start.
+            return isRelocation(destination, under: fallbackRoot) ? destination : relocated
         }
         guard !isReachable(requested, by: osUser) else { return requested }
-        return fallbackRoot.appendingPathComponent(pathHash(requested.path), isDirectory: true)
-            .appendingPathComponent("postgres", isDirectory: true)
+        return relocated
+    }
+
+    /// Whether `url` is `<fallbackRoot>/<16 hex digits>/postgres`, where relocated clusters live.
+    static func isRelocation(_ url: URL, under fallbackRoot: URL) -> Bool {
+        let hash = url.deletingLastPathComponent()
+        return url.lastPathComponent == "postgres"
+            && hash.deletingLastPathComponent().path == fallbackRoot.path
+            && hash.lastPathComponent.utf8.count == 16
+            && hash.lastPathComponent.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
 
     /// Creates the relocated directory (owned by `osUser`, 0700) and the link to it at `requested`.
@@ -57,7 +70,7 @@ extension EmbeddedPostgres {
         try fileManager.createDirectory(at: requested.deletingLastPathComponent(), withIntermediateDirectories: true)
         if let destination = Self.symbolicLinkDestination(requested) {
             guard destination.path == directory.path else {
-                throw EmbeddedPostgresError.unreachableDirectory(destination.path)
+                throw EmbeddedPostgresError.foreignLink(requested.path, destination.path)
             }
             return
         }

@@ -99,7 +99,13 @@ public final class EmbeddedPostgres: Sendable {
             ], what: "pg_ctl start")
             started.set(true)
         }
-        try bootstrap(binaries, database: database)
+        do {
+            try bootstrap(binaries, database: database)
+        } catch {
+            // A cluster this process started is not left running behind a failed start.
+            stop()
+            throw error
+        }
     }
 
     /// `start()` off the cooperative thread pool.
@@ -168,14 +174,25 @@ public final class EmbeddedPostgres: Sendable {
 
     private func prepareDirectory() throws {
         let fileManager = FileManager.default
-        if let osUser, directory != requestedDirectory, Self.symbolicLinkDestination(requestedDirectory) != directory {
+        if osUser != nil, let destination = Self.symbolicLinkDestination(requestedDirectory), destination.path != directory.path {
+            throw EmbeddedPostgresError.foreignLink(requestedDirectory.path, destination.path)
+        }
+        if let osUser, directory.path != requestedDirectory.path, Self.symbolicLinkDestination(requestedDirectory)?.path != directory.path {
             try prepareRelocated(requested: requestedDirectory, osUser: osUser)
         }
         try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
+        if osUser != nil {
+            // Root hands the directory to `postgres`: only an empty one or a cluster, never
+            // whatever a path happens to hold.
+            let contents = try fileManager.contentsOfDirectory(atPath: directory.path)
+            guard contents.isEmpty || contents.contains("PG_VERSION") else {
+                throw EmbeddedPostgresError.notACluster(directory.path)
+            }
+        }
         try fileManager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
         if let osUser {
             let chown = try CommandRunner.run(["/bin/chown", "-R", "\(osUser):", directory.path])
-            guard chown.status == 0 else { throw EmbeddedPostgresError.commandFailed("chown", chown.output) }
+            guard chown.status == 0 else { throw EmbeddedPostgresError.commandFailed("chown", chown.diagnostics) }
             // The server user must be able to reach its directory through every parent.
             var parent = directory.deletingLastPathComponent()
             while parent.path != "/" {
@@ -192,7 +209,7 @@ public final class EmbeddedPostgres: Sendable {
     private func run(_ arguments: [String], what: String) throws -> String {
         let output = try CommandRunner.run(arguments, as: osUser)
         guard output.status == 0 else {
-            throw EmbeddedPostgresError.commandFailed(what, output.output.trimmingCharacters(in: .whitespacesAndNewlines))
+            throw EmbeddedPostgresError.commandFailed(what, output.diagnostics)
         }
         return output.output
     }
@@ -214,6 +231,8 @@ public enum EmbeddedPostgresError: Error, CustomStringConvertible, Sendable {
     case commandFailed(String, String)
     case unreachableDirectory(String)
     case relocationConflict(String, String)
+    case foreignLink(String, String)
+    case notACluster(String)
 
     /// One line for the operator, naming the fix where there is one.
     public var description: String {
@@ -227,6 +246,10 @@ public enum EmbeddedPostgresError: Error, CustomStringConvertible, Sendable {
             return "the postgres OS user cannot enter \(path); choose a data directory it can reach"
         case .relocationConflict(let path, let other):
             return "\(path) already holds the relocated cluster of \(other); remove it or use another data directory"
+        case .foreignLink(let link, let destination):
+            return "\(link) is a symbolic link to \(destination), not to a cluster this issuer relocated; remove the link"
+        case .notACluster(let path):
+            return "\(path) holds files but no PostgreSQL cluster; empty it or use another data directory"
         }
     }
 }

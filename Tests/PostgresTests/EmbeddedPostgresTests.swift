@@ -85,4 +85,55 @@ struct EmbeddedPostgresTests {
         again.stop()
         #expect(!FileManager.default.fileExists(atPath: cluster.directory.appendingPathComponent("postmaster.pid").path))
     }
+
+    @Test("a cluster whose setup fails is stopped, not left running (reference: The embedded database)")
+    func failedSetupStops() async throws {
+        try await TestCluster.withPrivateClusterDirectory("embedded-failed") { directory in
+            let cluster = EmbeddedPostgres(directory: directory, durability: .throwaway)
+            // A database name the bootstrap's CREATE DATABASE refuses, after the server started.
+            await #expect(throws: EmbeddedPostgresError.self) {
+                try await cluster.startInBackground(database: "bad\"name")
+            }
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("postmaster.pid").path))
+        }
+    }
+
+    @Test("as root, a .data/postgres link planted to another directory is refused and that directory keeps its owner",
+          .enabled(if: getuid() == 0, "runs only as root: only root hands directories to postgres"))
+    func plantedLinkRefused() async throws {
+        try await TestDirectories.withTemporary("planted") { base in
+            let victim = base.appendingPathComponent("victim", isDirectory: true)
+            try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
+            try Data("root's".utf8).write(to: victim.appendingPathComponent("file"))
+            let requested = base.appendingPathComponent("checkout/.data/postgres", isDirectory: true)
+            try FileManager.default.createDirectory(at: requested.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: requested.path, withDestinationPath: victim.path)
+
+            let cluster = EmbeddedPostgres(
+                directory: requested, durability: .throwaway, fallbackRoot: base.appendingPathComponent("var-lib-issuer"))
+            do {
+                try await cluster.startInBackground(database: "issuer")
+                Issue.record("a planted link was followed")
+                cluster.stop()
+            } catch let error as EmbeddedPostgresError {
+                #expect("\(error)".contains("symbolic link"), "\(error)")
+            }
+            for path in [victim.path, victim.appendingPathComponent("file").path] {
+                #expect(try FileManager.default.attributesOfItem(atPath: path)[.ownerAccountName] as? String == "root")
+            }
+        }
+    }
+
+    @Test("as root, a data directory holding files but no cluster is not handed to postgres",
+          .enabled(if: getuid() == 0, "runs only as root: only root hands directories to postgres"))
+    func strayDirectoryKeepsOwner() async throws {
+        try await TestDirectories.withTemporary("stray") { requested in
+            try Data("root's".utf8).write(to: requested.appendingPathComponent("file"))
+            let cluster = EmbeddedPostgres(directory: requested, durability: .throwaway)
+            await #expect(throws: EmbeddedPostgresError.self) { try await cluster.startInBackground(database: "issuer") }
+            for path in [requested.path, requested.appendingPathComponent("file").path] {
+                #expect(try FileManager.default.attributesOfItem(atPath: path)[.ownerAccountName] as? String == "root")
+            }
+        }
+    }
 }
