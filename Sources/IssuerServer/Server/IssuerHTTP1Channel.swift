@@ -10,7 +10,9 @@ import NIOHTTPTypesHTTP1
 /// handlers where they belong: between NIO's HTTP/1 decoder and the conversion to HTTPTypes.
 ///
 /// The order, from the socket in: NIO's encoder and decoder; `RequestReadTimeoutHandler` (docs/reference.md, "Faults and bad input"),
-/// which must see every request and answer, the static ones included; `StaticRouteHandler`, when
+/// which must see every request and answer, the static ones included; `HTTP1RequestRulesHandler`,
+/// for the rules of RFC 9112 that HTTPTypes cannot express (`Host`, HTTP/1.0 persistence);
+/// `StaticRouteHandler`, when
 /// the listener has static routes; the conversion to HTTPTypes; Hummingbird's connection state and
 /// the router. Hummingbird's `additionalChannelHandlers` can only go after the conversion, where
 /// the static answers cost a conversion of each request and answer.
@@ -46,6 +48,7 @@ struct IssuerHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: limits)
             try pipeline.addHandler(RequestReadTimeoutHandler(limit: readTimeout))
+            try pipeline.addHandler(HTTP1RequestRulesHandler(metrics: metrics))
             if !staticRoutes.entries.isEmpty {
                 try pipeline.addHandler(StaticRouteHandler(routes: staticRoutes, metrics: metrics))
             }
