@@ -17,7 +17,9 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         store: KeyRingStore(directory: configuration.keysDirectory), clock: dependencies.clock, logger: dependencies.logger,
         signerTiming: SignerTiming(configuration: configuration))
     keys.reload()
-    let routers = buildRouters(dependencies, keys: keys)
+    // One composition root: the routes and the background workers share these objects.
+    let issuerServices = IssuerServices(dependencies, keys: keys)
+    let routers = buildRouters(dependencies, keys: keys, services: issuerServices)
     // docs/reference.md, "Faults and bad input": a connection that sends no complete request within 30 s (a slow trickle
     // included) is closed; the idle timeout alone would be reset by every trickled byte. That
     // deadline also runs between requests, so it is the idle timeout too: Hummingbird's own
@@ -30,7 +32,8 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         DatabaseService(pool: dependencies.pool),
         KeyRingReloadService(monitor: keys, interval: configuration.keysReloadInterval),
         JanitorService(janitor: SessionJanitor(pool: dependencies.pool), clock: dependencies.clock, logger: dependencies.logger),
-        AppleCustodyService(dependencies),
+        AppleCustodyService(
+            custody: issuerServices.appleCustody, revocations: issuerServices.appleRevocations, dependencies: dependencies),
     ]
     // docs/reference.md, "Operations": the management listener runs beside the main one, in the same service group,
     // so both start, drain and stop together.
@@ -57,7 +60,7 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
 /// own, for the management listener (docs/reference.md, "Operations"). The static routes are answered before the main
 /// router by `StaticRouteHandler`, with the answers of the same endpoints.
 func buildRouters(
-    _ dependencies: IssuerDependencies, keys: KeyRingMonitor
+    _ dependencies: IssuerDependencies, keys: KeyRingMonitor, services: IssuerServices
 ) -> (main: Router<IssuerRequestContext>, operations: Router<IssuerRequestContext>?, staticRoutes: StaticRoutes) {
     let configuration = dependencies.configuration
     let table = RouteTable(prefix: configuration.pathPrefix)
@@ -85,7 +88,6 @@ func buildRouters(
         pool: dependencies.pool
     ).register(on: routes)
 
-    let services = IssuerServices(dependencies, keys: keys)
     let jwks = JWKSEndpoint(monitor: keys)
     jwks.register(on: routes)
     AppleExchangeEndpoint(exchange: services.appleExchange, metrics: dependencies.metrics).register(on: routes)

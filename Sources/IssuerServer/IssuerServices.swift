@@ -39,7 +39,8 @@ struct IssuerServices: Sendable {
         let appleAPI = Self.appleAPI(dependencies)
         appleRevocations = AppleRevocationQueue(pool: dependencies.pool, vault: vault, api: appleAPI, clock: clock, events: metrics)
         appleCustody = AppleTokenCustody(
-            pool: dependencies.pool, vault: vault, api: appleAPI, revocations: appleRevocations, clock: clock, events: metrics)
+            pool: dependencies.pool, vault: vault, api: appleAPI, verifier: verifier, revocations: appleRevocations, clock: clock,
+            events: metrics)
         let sessionProof = SessionProof(
             verifier: accessTokens, ring: ring, store: SessionProofStore(pool: dependencies.pool), revocation: sessions,
             secret: dependencies.serverSecret, clock: clock, grace: configuration.refreshReuseGrace, events: metrics)

@@ -43,8 +43,8 @@ struct AccountDeletionTests {
     @Test("deletion: 204; the token stops working, refresh fails, Apple's token is revoked, other users untouched, nothing personal left, a new sign-in is a new user")
     func deletes() async throws {
         try await AppleTestRig.run { rig in
-            let (code, appleToken) = rig.apple.issueCode()
-            let (otherCode, otherAppleToken) = rig.apple.issueCode()
+            let (code, appleToken) = rig.apple.issueCode(subject: "delete.me")
+            let (otherCode, otherAppleToken) = rig.apple.issueCode(subject: "keep.me")
             try await AppleTestRig.test(rig.fixture) { client in
                 let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: "delete.me", code: code, email: "gone@privaterelay.appleid.com")
                 let other = try await AppleTestRig.signIn(client, rig.fixture, subject: "keep.me", code: otherCode)
@@ -197,7 +197,7 @@ struct AccountDeletionTests {
     @Test("Apple hanging: 204 without waiting on Apple; the revocation arrives after Apple is back, sent by another process")
     func appleDown() async throws {
         try await AppleTestRig.run { rig in
-            let (code, appleToken) = rig.apple.issueCode()
+            let (code, appleToken) = rig.apple.issueCode(subject: "delete.later")
             try await AppleTestRig.test(rig.fixture) { client in
                 let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: "delete.later", code: code)
                 rig.apple.mode = .hanging
@@ -235,7 +235,7 @@ struct AccountDeletionTests {
     @Test("Apple answering that the token is already invalid ends the retries")
     func alreadyInvalid() async throws {
         try await AppleTestRig.run { rig in
-            let (code, appleToken) = rig.apple.issueCode()
+            let (code, appleToken) = rig.apple.issueCode(subject: "delete.dead")
             try await AppleTestRig.test(rig.fixture) { client in
                 let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: "delete.dead", code: code)
                 _ = rig.apple.state.withLock { $0.liveTokens.remove(appleToken) }
@@ -261,7 +261,7 @@ struct AccountDeletionTests {
             let vault = AppleTokenVault(secret: AppleTestRig.secret)
             var tokens: [String] = []
             for _ in 0..<12 {
-                let (code, _) = rig.apple.issueCode()
+                let (code, _) = rig.apple.issueCode(subject: "queued")
                 let token = try #require(rig.apple.state.withLock { $0.codes.removeValue(forKey: code) })
                 _ = rig.apple.state.withLock { $0.liveTokens.insert(token) }
                 tokens.append(token)

@@ -10,7 +10,7 @@ struct AppleCustodyTests {
     @Test("the code is redeemed during the sign-in; Apple's refresh token is held, sealed, under the user")
     func redeemedAtOnce() async throws {
         try await AppleTestRig.run { rig in
-            let (code, appleToken) = rig.apple.issueCode()
+            let (code, appleToken) = rig.apple.issueCode(subject: "custody.now")
             try await AppleTestRig.test(rig.fixture) { client in
                 let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: "custody.now", code: code)
                 let userID = try AppleTestRig.userID(rig.fixture, tokens)
@@ -28,8 +28,8 @@ struct AppleCustodyTests {
     @Test("the stored token and the pending code appear in no encoding in a dump of the database")
     func notInDump() async throws {
         try await AppleTestRig.run { rig in
-            let (code, appleToken) = rig.apple.issueCode()
-            let (pendingCode, _) = rig.apple.issueCode()
+            let (code, appleToken) = rig.apple.issueCode(subject: "custody.dump")
+            let (pendingCode, _) = rig.apple.issueCode(subject: "custody.dump2")
             try await AppleTestRig.test(rig.fixture) { client in
                 _ = try await AppleTestRig.signIn(client, rig.fixture, subject: "custody.dump", code: code)
                 rig.apple.mode = .unavailable
@@ -49,7 +49,7 @@ struct AppleCustodyTests {
     @Test("Apple down at sign-in: the sign-in succeeds, the code is queued, and the worker redeems it once Apple is back")
     func retriedInBackground() async throws {
         try await AppleTestRig.run { rig in
-            let (code, appleToken) = rig.apple.issueCode()
+            let (code, appleToken) = rig.apple.issueCode(subject: "custody.later")
             rig.apple.mode = .unavailable
             try await AppleTestRig.test(rig.fixture) { client in
                 let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: "custody.later", code: code)
@@ -67,7 +67,7 @@ struct AppleCustodyTests {
     @Test("Apple down for the code's whole life: the pending code is dropped at 5 minutes; Apple refusing: nothing queued")
     func expiresAndRefused() async throws {
         try await AppleTestRig.run { rig in
-            let (code, _) = rig.apple.issueCode()
+            let (code, _) = rig.apple.issueCode(subject: "custody.expired")
             rig.apple.mode = .unavailable
             try await AppleTestRig.test(rig.fixture) { client in
                 _ = try await AppleTestRig.signIn(client, rig.fixture, subject: "custody.expired", code: code)

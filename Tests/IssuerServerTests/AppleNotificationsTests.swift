@@ -71,7 +71,7 @@ struct AppleNotificationsTests {
     func consentRevoked() async throws {
         try await AppleTestRig.run { rig in
             let fixture = rig.fixture
-            let (code, _) = rig.apple.issueCode()
+            let (code, _) = rig.apple.issueCode(subject: "notify.consent")
             try await AppleTestRig.test(fixture) { client in
                 let first = try await AppleTestRig.signIn(client, fixture, subject: "notify.consent", code: code)
                 let second = try await AppleTestRig.signIn(client, fixture, subject: "notify.consent", code: nil)
@@ -97,7 +97,7 @@ struct AppleNotificationsTests {
     func accountDeleted(type: String) async throws {
         try await AppleTestRig.run { rig in
             let fixture = rig.fixture
-            let (code, _) = rig.apple.issueCode()
+            let (code, _) = rig.apple.issueCode(subject: "notify.gone")
             try await AppleTestRig.test(fixture) { client in
                 let tokens = try await AppleTestRig.signIn(client, fixture, subject: "notify.gone", code: code)
                 let other = try await AppleTestRig.signIn(client, fixture, subject: "notify.stays", code: nil)

@@ -22,6 +22,10 @@ struct AppleTestRig {
     ) async throws {
         try await FakeAppleServer.with { apple, port in
             try await withIssuer(environment: apple.environment(port: port).merging(environment) { $1 }) { fixture in
+                let keys = fixture.apple
+                apple.state.withLock {
+                    $0.idTokens = { clientID, subject in try keys.identityToken(subject: subject, audience: clientID, email: nil) }
+                }
                 try await body(AppleTestRig(apple: apple, fixture: fixture))
             }
         }

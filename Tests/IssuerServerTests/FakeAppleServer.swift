@@ -26,6 +26,11 @@ final class FakeAppleServer: Sendable {
         var mode = Mode.up
         /// Issued codes and the refresh token each redeems to.
         var codes: [String: String] = [:]
+        /// The Apple account (`sub`) each issued code belongs to.
+        var codeSubjects: [String: String] = [:]
+        /// Signs the `id_token` of a token answer for (client_id, sub), with the keys of the
+        /// Apple JWKS the issuer trusts; nil until the test rig sets it.
+        var idTokens: (@Sendable (_ clientID: String, _ subject: String) throws -> String)?
         /// Refresh tokens Apple still considers valid.
         var liveTokens: Set<String> = []
         /// Every token a revoke request named, in order (accepted or not).
@@ -83,11 +88,15 @@ final class FakeAppleServer: Sendable {
         set { state.withLock { $0.mode = newValue } }
     }
 
-    /// A fresh one-time code that redeems to a fresh refresh token; answers both.
-    func issueCode() -> (code: String, refreshToken: String) {
+    /// A fresh one-time code of the Apple account `subject` that redeems to a fresh refresh
+    /// token (and an `id_token` naming `subject`); answers both.
+    func issueCode(subject: String) -> (code: String, refreshToken: String) {
         let code = "c" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let token = "r" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() + ".0.abcd.EfGhIjKlMnOp"
-        state.withLock { $0.codes[code] = token }
+        state.withLock {
+            $0.codes[code] = token
+            $0.codeSubjects[code] = subject
+        }
         return (code, token)
     }
 
@@ -150,14 +159,15 @@ final class FakeAppleServer: Sendable {
             state.withLock { $0.refusedSecrets += 1 }
             return Self.json(.badRequest, ["error": "invalid_client"])
         }
-        guard form["grant_type"] == "authorization_code", let code = form["code"],
-              let token = state.withLock({ $0.codes.removeValue(forKey: code) })
+        guard form["grant_type"] == "authorization_code", let code = form["code"], let clientID = form["client_id"],
+              let (token, subject, idTokens) = state.withLock({ state in
+                  state.codes.removeValue(forKey: code).map { ($0, state.codeSubjects.removeValue(forKey: code), state.idTokens) }
+              })
         else { return Self.json(.badRequest, ["error": "invalid_grant"]) }
         state.withLock { _ = $0.liveTokens.insert(token) }
-        return Self.json(.ok, [
-            "access_token": "a.apple.access", "token_type": "Bearer", "expires_in": "3600", "refresh_token": token,
-            "id_token": "x.y.z",
-        ])
+        var answer = ["access_token": "a.apple.access", "token_type": "Bearer", "expires_in": "3600", "refresh_token": token]
+        if let subject, let idTokens { answer["id_token"] = try idTokens(clientID, subject) }
+        return Self.json(.ok, answer)
     }
 
     private func revoke(_ request: Request) async throws -> Response {

@@ -79,13 +79,31 @@ public struct AppleRevocationQueue: Sendable {
             """, [userID, now, now.addingTimeInterval(lease)]).rows.map(Self.claimed)
     }
 
-    /// Queues one token that has no user to be held for any more (redeemed after its account was deleted).
-    func enqueue(refreshToken: String, clientID: String, userID: UUID) async throws {
+    /// Revokes at once a token Apple gave us that no user may hold (redeemed after its account was
+    /// deleted, or a code that was another Apple account's): queued as a row already claimed and
+    /// sent now, so an Apple outage only delays it. When even the row cannot be written (the
+    /// database failing), it is sent once without one, so a token is never left held by no one
+    /// without a try.
+    func revokeUnheld(refreshToken: String, clientID: String, userID: UUID, timeout: Duration, logger: Logger) async {
         let now = clock.now
-        try await pool.query("""
-            INSERT INTO apple_revocations (id, user_id, client_id, sealed, created_at, attempts, next_attempt_at)
-            VALUES (gen_random_uuid(), $1, $2, $3, $4, 0, $4)
-            """, [userID, clientID, try vault.seal(refreshToken, kind: .refreshToken, userID: userID), now])
+        let claimed: [Claimed]
+        do {
+            claimed = try await pool.query("""
+                INSERT INTO apple_revocations (id, user_id, client_id, sealed, created_at, attempts, next_attempt_at)
+                VALUES (gen_random_uuid(), $1, $2, $3, $4, 1, $5)
+                RETURNING id, user_id, client_id, sealed, attempts
+                """, [userID, clientID, try vault.seal(refreshToken, kind: .refreshToken, userID: userID), now,
+                      now.addingTimeInterval(Self.lease)]).rows.map(Self.claimed)
+        } catch {
+            let outcome = await api?.revoke(refreshToken: refreshToken, clientID: clientID, timeout: timeout)
+            events.appleRevocation(outcome: outcome == .revoked ? "revoked" : outcome == .alreadyInvalid ? "already_invalid" : "failed")
+            logger.error("an Apple token no user holds could not be queued for revocation; sent once without a row", metadata: [
+                "user": "\(userID.uuidString.lowercased())", "client_id": "\(clientID)", "error": "\(error)",
+                "outcome": "\(outcome.map { "\($0)" } ?? "no Apple credentials")",
+            ])
+            return
+        }
+        await attempt(claimed, timeout: timeout, logger: logger)
     }
 
     /// One worker pass: claims the due rows and sends each once. Answers how many were tried.
@@ -190,6 +208,8 @@ public struct AppleRevocationQueue: Sendable {
     }
 
     private static func claimed(_ row: PostgresRow) throws -> Claimed {
-        Claimed(id: try row.decode(at: 0), userID: try row.decode(at: 1), clientID: try row.decode(at: 2), sealed: try row.decode(at: 3), attempts: try row.decode(at: 4))
+        Claimed(
+            id: try row.decode(column: "id"), userID: try row.decode(column: "user_id"), clientID: try row.decode(column: "client_id"),
+            sealed: try row.decode(column: "sealed"), attempts: try row.decode(column: "attempts"))
     }
 }

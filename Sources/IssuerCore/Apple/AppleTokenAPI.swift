@@ -6,8 +6,9 @@ import Foundation
 public struct AppleTokenAPI: Sendable {
     /// How a redemption ended.
     public enum Redemption: Sendable, Equatable {
-        /// Apple answered a refresh token (never logged).
-        case redeemed(refreshToken: String)
+        /// Apple answered a refresh token (never logged) and the `id_token` that says whose it
+        /// is (nil when the answer carried none).
+        case redeemed(refreshToken: String, idToken: String?)
         /// Apple refused the code for good (`invalid_grant`: used, expired or not Apple's); not retried.
         case refused(String)
         /// No usable answer (unreachable, timed out, 5xx, a refused client secret): retried while the code lives.
@@ -54,7 +55,8 @@ public struct AppleTokenAPI: Sendable {
             guard let token = object?["refresh_token"] as? String, !token.isEmpty, token.utf8.count <= 4096 else {
                 return .failed("HTTP 200 without a refresh_token")
             }
-            return .redeemed(refreshToken: token)
+            let idToken = (object?["id_token"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+            return .redeemed(refreshToken: token, idToken: idToken)
         }
         if answer.status == 400, answer.oauthError == "invalid_grant" { return .refused("invalid_grant") }
         return .failed("HTTP \(answer.status)\(answer.oauthError.map { " \($0)" } ?? "")")

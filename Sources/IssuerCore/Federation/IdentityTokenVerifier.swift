@@ -30,6 +30,22 @@ public struct IdentityTokenVerifier: Sendable {
     public func verify(
         _ token: String, audiences: Set<String>, nonce: String?, noncePolicy: NoncePolicy
     ) async throws(IdentityTokenError) -> ExternalIdentity {
+        let (claims, identity) = try await verifiedClaims(token, audiences: audiences)
+        try noncePolicy.check(raw: nonce, claim: claims.nonce)
+        return identity
+    }
+
+    /// The ID token in a provider's answer to our own code redemption (docs/reference.md,
+    /// "Apple token custody"): verified as a sign-in's token is, for the one audience the code was
+    /// redeemed for, with no nonce rule (the nonce belonged to the sign-in, already checked).
+    public func verifyTokenAnswer(_ token: String, audience: String) async throws(IdentityTokenError) -> ExternalIdentity {
+        try await verifiedClaims(token, audiences: [audience]).identity
+    }
+
+    /// Everything up to the nonce: signature, `iss`, `aud`, `exp`, `iat`, `sub`.
+    private func verifiedClaims(
+        _ token: String, audiences: Set<String>
+    ) async throws(IdentityTokenError) -> (claims: IdentityTokenClaims, identity: ExternalIdentity) {
         let payload = try await verifiedPayload(token)
         let claims: IdentityTokenClaims
         do {
@@ -43,10 +59,9 @@ public struct IdentityTokenVerifier: Sendable {
         guard let exp = claims.exp, exp + Self.leeway > now else { throw .rejected("expired") }
         guard let iat = claims.iat, iat - Self.leeway <= now else { throw .rejected("iat in the future") }
         guard let subject = claims.sub, !subject.isEmpty else { throw .rejected("no sub") }
-        try noncePolicy.check(raw: nonce, claim: claims.nonce)
-        return ExternalIdentity(
+        return (claims, ExternalIdentity(
             provider: provider.name, subject: subject, audience: audience, email: claims.email,
-            emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail, codeHash: claims.codeHash)
+            emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail, codeHash: claims.codeHash))
     }
 
     /// The payload of a JWS signed by one of the provider's keys, checked in the order up (docs/reference.md, "Native sign-in")

@@ -12,17 +12,6 @@ struct AppleCustodyService: Service {
     let revocations: AppleRevocationQueue
     let dependencies: IssuerDependencies
 
-    init(_ dependencies: IssuerDependencies) {
-        self.dependencies = dependencies
-        let api = IssuerServices.appleAPI(dependencies)
-        let vault = AppleTokenVault(secret: dependencies.serverSecret)
-        revocations = AppleRevocationQueue(
-            pool: dependencies.pool, vault: vault, api: api, clock: dependencies.clock, events: dependencies.metrics)
-        custody = AppleTokenCustody(
-            pool: dependencies.pool, vault: vault, api: api, revocations: revocations, clock: dependencies.clock,
-            events: dependencies.metrics)
-    }
-
     func run() async throws {
         await cancelWhenGracefulShutdown {
             while (try? await Task.sleep(for: dependencies.appleWorkerInterval)) != nil {
