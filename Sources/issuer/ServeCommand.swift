@@ -24,6 +24,10 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = try ConfigurationLoader.load(settings)
         let logger = ConfigurationLoader.bootstrapLogging(configuration)
         logger.info("thread pools sized to this process's cores", metadata: ["cores": "\(cores)"])
+        // Settings that work but are unsafe for a deployment: the checks `issuer doctor` runs.
+        for check in DoctorCommand.settingsChecks(configuration) where check.status != .ok {
+            logger.warning("\(check.reason)", metadata: ["check": "\(check.name)"])
+        }
         try prepareKeyRing(configuration, logger: logger)
         let database: DatabaseTarget
         do {

@@ -176,6 +176,20 @@ struct ServeCommandTests {
         #expect(result.output.contains("issuer keys init"))
     }
 
+    @Test("serve warns at start when ISSUER_SECRET is unset with an external database (the secret would sit beside what it seals)")
+    func unsetSecretWarned() async throws {
+        let database = try await TestCluster.freshDatabase()
+        let directory = try TestDirectories.created("secret-warning")
+        defer { TestDirectories.remove(directory) }
+        let unset = try await Self.run(["serve", "--port", "\(Self.freePort())"], in: directory, environment: ["ISSUER_DATABASE_URL": database])
+        #expect(unset.output.contains("ISSUER_SECRET is unset with an external database"), "\(unset.output)")
+        let secret = Data(repeating: 9, count: 32).base64EncodedString()
+        let set = try await Self.run(
+            ["serve", "--port", "\(Self.freePort())"], in: directory, environment: ["ISSUER_DATABASE_URL": database, "ISSUER_SECRET": secret])
+        #expect(!set.output.contains("ISSUER_SECRET is unset"), "\(set.output)")
+        #expect(set.output.contains("issuer keys init"), "both stop at the empty key ring, after the warning")
+    }
+
     @Test("an unknown flag gets the argument parser's usage error")
     func unknownFlag() async throws {
         let result = try await Self.run(["serve", "--no-such-flag"], in: FileManager.default.temporaryDirectory)
