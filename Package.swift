@@ -214,6 +214,7 @@ if Context.environment["ISSUER_FUZZ"] != nil {
         ("AppleUserJSON", ["IssuerCore"]),
         ("AuthorizationState", ["IssuerCore", "JOSE", .product(name: "Crypto", package: "swift-crypto")]),
         ("RedirectURI", ["IssuerCore"]),
+        ("BrowserParameters", ["IssuerCore"]),
     ]
     package.targets.append(.target(name: "LibFuzzer", path: "Fuzz/LibFuzzer"))
     for target in fuzzTargets {

@@ -33,15 +33,13 @@ public struct OAuthRequestBody: Sendable, Equatable {
         return json ? try parseJSON(Data(bytes)) : try parseForm(text)
     }
 
-    /// WHATWG `application/x-www-form-urlencoded`: `&`-separated `name=value` pairs, `+` for a
-    /// space, percent-encoded UTF-8.
+    /// A form body (`FormURLEncoding`); a repeated name is refused (RFC 6749 §3.1).
     public static func parseForm(_ text: String) throws(OAuthError) -> OAuthRequestBody {
+        guard let pairs = FormURLEncoding.pairs(text) else {
+            throw .invalidRequest("The form body is not validly percent-encoded.")
+        }
         var values: [String: String] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decodeComponent(parts[0]),
-                  let value = parts.count == 2 ? decodeComponent(parts[1]) : ""
-            else { throw .invalidRequest("The form body is not validly percent-encoded.") }
+        for (name, value) in pairs {
             guard values[name] == nil else { throw .invalidRequest("The \(name) parameter is repeated.") }
             values[name] = value
         }
@@ -89,10 +87,6 @@ public struct OAuthRequestBody: Sendable, Equatable {
             }
         }
         return OAuthRequestBody(values: values, objects: objects, malformedObjects: malformedObjects)
-    }
-
-    private static func decodeComponent(_ component: Substring) -> String? {
-        component.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 
     /// The first member name of the top-level object that occurs twice (RFC 8259 §4 leaves
