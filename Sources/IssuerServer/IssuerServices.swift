@@ -3,7 +3,8 @@ import Logging
 
 /// The domain services the endpoints call, wired from the dependencies once per application.
 struct IssuerServices: Sendable {
-    let appleExchange: IdentityExchange
+    /// docs/reference.md, "Native sign-in": Apple's exchange and every configured provider's.
+    let exchanges: ProviderExchanges
     let refresh: RefreshTokenGrant
     let revocation: TokenRevocation
     let userInfo: UserInfoService
@@ -26,7 +27,7 @@ struct IssuerServices: Sendable {
         let appleKeys = RemoteJWKSCache(
             url: configuration.appleJWKSURL, fetcher: dependencies.jwksFetcher, clock: clock,
             logger: logger, onFetch: { metrics.recordJWKSFetch(provider: "apple", succeeded: $0) })
-        let verifier = IdentityTokenVerifier(provider: .apple(jwksURL: configuration.appleJWKSURL), keys: appleKeys, clock: clock)
+        let verifier = IdentityTokenVerifier(provider: .apple, keys: appleKeys, clock: clock)
         let issuerURL = configuration.issuerURL.absoluteString
         let responder = TokenResponder(
             signer: TokenSigner(
@@ -53,15 +54,28 @@ struct IssuerServices: Sendable {
             audiences: Set((configuration.appleClientIDs ?? []) + (configuration.appleServicesID.map { [$0] } ?? [])),
             pool: dependencies.pool, clock: clock, events: metrics)
 
-        appleExchange = IdentityExchange(
-            verifier: verifier, audiences: configuration.appleClientIDs.map(Set.init),
+        let signIns = SignInStore(
+            pool: dependencies.pool, clock: clock,
+            refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge)
+        let appleExchange = IdentityExchange(
+            verifier: verifier, audiences: configuration.appleClientIDs.map(Set.init), limitsAudiencesByClient: true,
             noncePolicy: NoncePolicy(
                 required: configuration.appleRequireNonce, acceptUnhashed: configuration.appleAcceptUnhashedNonce),
-            clients: configuration.clients,
-            store: SignInStore(
-                pool: dependencies.pool, clock: clock,
-                refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge),
-            responder: responder, custody: appleCustody)
+            clients: configuration.clients, store: signIns, responder: responder, custody: appleCustody)
+        // docs/reference.md, "Google and other OpenID providers": each provider is the same
+        // exchange, configured by its settings; its keys found through its discovery document
+        // unless configured.
+        exchanges = ProviderExchanges(apple: appleExchange, others: configuration.providers.providers.map { settings in
+            let endpoints = ProviderEndpoints(settings: settings, fetcher: dependencies.jwksFetcher, clock: clock)
+            let keys = RemoteJWKSCache(
+                source: settings.jwksURI?.absoluteString ?? "the jwks_uri of \(settings.issuer)",
+                locate: { try await endpoints.resolve().jwksURI }, fetcher: dependencies.jwksFetcher, clock: clock, logger: logger,
+                onFetch: { metrics.recordJWKSFetch(provider: settings.id, succeeded: $0) })
+            return IdentityExchange(
+                verifier: IdentityTokenVerifier(provider: IdentityProvider(settings), keys: keys, clock: clock),
+                audiences: settings.nativeAudiences.isEmpty ? nil : Set(settings.nativeAudiences), noncePolicy: NoncePolicy(),
+                clients: configuration.clients, store: signIns, responder: responder)
+        })
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
             secret: dependencies.serverSecret, responder: responder, clock: clock,
@@ -82,10 +96,7 @@ struct IssuerServices: Sendable {
             },
             issuer: issuerURL, clients: configuration.clients,
             sealer: AuthorizationStateSealer(secret: dependencies.serverSecret, clock: clock), verifier: verifier,
-            store: SignInStore(
-                pool: dependencies.pool, clock: clock,
-                refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge),
-            clock: clock,
+            store: signIns, clock: clock,
             // docs/reference.md, "Apple token custody": Apple's one-time code from the form post, redeemed for Apple's refresh
             // token (Apple wants the same redirect_uri back for a web code).
             onAppleCode: { code, clientID, userID, logger in

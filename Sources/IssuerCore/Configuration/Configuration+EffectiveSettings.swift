@@ -34,6 +34,7 @@ extension Configuration {
             "ISSUER_REFRESH_REUSE_GRACE": String(refreshReuseGrace.wholeSeconds),
             "ISSUER_SECRET": secret.map { _ in "set" },
             "ISSUER_CLIENTS_FILE": clients == .default ? nil : clients.clients.map(\.clientID).joined(separator: ", "),
+            "ISSUER_PROVIDERS_FILE": providers.providers.isEmpty ? nil : providers.providers.map(\.id).joined(separator: ", "),
             "ISSUER_APPLE_CLIENT_IDS": appleClientIDs?.joined(separator: ","),
             "ISSUER_APPLE_SERVICES_ID": appleServicesID,
             "ISSUER_APPLE_REQUIRE_NONCE": String(appleRequireNonce),

@@ -28,6 +28,8 @@ public struct Configuration: Sendable {
     public var audience: String
     /// ISSUER_CLIENTS_FILE: the registered clients; the built-in default client when unset.
     public var clients: ClientRegistry
+    /// ISSUER_PROVIDERS_FILE: OpenID providers beside Apple (docs/reference.md, "Google and other OpenID providers").
+    public var providers: ProviderRegistry
     /// Apple audiences accepted by the native exchange; nil: Apple sign-in is not configured.
     public var appleClientIDs: [String]?
     /// ISSUER_APPLE_SERVICES_ID: the hosted flow's Apple `client_id`; nil: that flow answers 503.
@@ -123,6 +125,15 @@ public struct Configuration: Sendable {
             }
         } else {
             clients = .default
+        }
+        if let file = try reader.readableFile("ISSUER_PROVIDERS_FILE") {
+            do {
+                providers = try ProviderRegistry(contentsOf: file)
+            } catch let error as ProviderRegistry.Problem {
+                throw reader.invalid("ISSUER_PROVIDERS_FILE", error.description)
+            }
+        } else {
+            providers = .none
         }
         appleClientIDs = try reader.list("ISSUER_APPLE_CLIENT_IDS")
         appleServicesID = reader.string("ISSUER_APPLE_SERVICES_ID")

@@ -6,6 +6,7 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
     case keysAndTokens
     case clients
     case apple
+    case providers
     case traffic
 
     public var title: String {
@@ -15,6 +16,7 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
         case .keysAndTokens: "Keys and tokens"
         case .clients: "Clients"
         case .apple: "Sign in with Apple"
+        case .providers: "Google and other OpenID providers"
         case .traffic: "Traffic"
         }
     }
@@ -71,6 +73,44 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
             (`127.0.0.0/8`, `::1`, `localhost`), for development and tests. Every call to Apple has one
             5-second deadline for the whole exchange (body included), a cap on the answer's size, and follows
             no redirect.
+            """
+        case .providers:
+            """
+            ```json
+            [
+              {
+                "id": "google",
+                "kind": "google",
+                "native_audiences": ["123-web.apps.googleusercontent.com"],
+                "authorized_parties": ["123-android.apps.googleusercontent.com"],
+                "client_id": "123-web.apps.googleusercontent.com",
+                "client_secret_file": "/run/secrets/google-client-secret"
+              },
+              {
+                "id": "corp",
+                "kind": "oidc",
+                "issuer": "https://login.example.com",
+                "client_id": "issuer",
+                "client_secret": "…",
+                "scopes": ["openid", "email"]
+              }
+            ]
+            ```
+
+            `id` (lowercase letters, not `apple`) names the provider in `/auth/{id}/exchange`,
+            `/auth/{id}/callback` and `issuer users`. `kind` `google` takes Google's published issuer
+            (`https://accounts.google.com`, which Google also writes `accounts.google.com`; both are
+            accepted), JWKS and endpoints; `oidc` finds them in `{issuer}/.well-known/openid-configuration`,
+            fetched and cached like a JWKS. `native_audiences` are the `aud` values the native exchange
+            accepts (for Google the *web* client ID the app hands Credential Manager); `authorized_parties`
+            the `azp` values accepted when a token carries one (for Google the Android client IDs);
+            `hosted_domain` requires that `hd`. `client_id` with `client_secret` (or `client_secret_file`,
+            read relative to this file, one trailing newline stripped) lets the hosted flow use the
+            provider; `scopes` defaults to `openid email profile`. `jwks_uri`, `authorization_endpoint`,
+            `token_endpoint` and `risc_jwks_uri` override the defaults (tests, unusual deployments); like every
+            remote URL they must be `https` (plain `http` only to loopback). An unknown field, an unknown kind,
+            a duplicate `id`, or a provider that could sign nobody in stops the server at start naming
+            `ISSUER_PROVIDERS_FILE`.
             """
         case .traffic:
             """

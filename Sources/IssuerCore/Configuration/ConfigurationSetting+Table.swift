@@ -108,6 +108,11 @@ extension ConfigurationSetting {
             That key's `.p8` file (with the two others). It is read once at start; unreadable or not a P-256 \
             key stops the server naming the setting.
             """),
+        // Google and other OpenID providers
+        .init("ISSUER_PROVIDERS_FILE", .providers, """
+            A JSON array of OpenID providers beside Apple (below): Google, or any provider with a discovery \
+            document. Unset: Apple is the only provider.
+            """),
         // Traffic
         .init("ISSUER_TRUSTED_PROXIES", .traffic, """
             Comma-separated CIDRs (`10.0.0.0/8, ::1/128`) whose `X-Forwarded-For` is believed. The client is the \

@@ -14,9 +14,13 @@ struct IdentityTokenClaims: Decodable {
     var emailVerified: Bool?
     var isPrivateEmail: Bool?
     var codeHash: String?
+    /// OIDC Core §2: the authorized party.
+    var azp: String?
+    /// Google: the Workspace domain of the account.
+    var hd: String?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, nonce, email
+        case iss, sub, aud, exp, iat, nonce, email, azp, hd
         case codeHash = "c_hash"
         case emailVerified = "email_verified"
         case isPrivateEmail = "is_private_email"
@@ -36,6 +40,8 @@ struct IdentityTokenClaims: Decodable {
         nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
         email = try container.decodeIfPresent(String.self, forKey: .email)
         codeHash = try container.decodeIfPresent(String.self, forKey: .codeHash)
+        azp = try container.decodeIfPresent(String.self, forKey: .azp)
+        hd = try container.decodeIfPresent(String.self, forKey: .hd)
         emailVerified = try Self.flexibleBool(container, .emailVerified)
         isPrivateEmail = try Self.flexibleBool(container, .isPrivateEmail)
     }

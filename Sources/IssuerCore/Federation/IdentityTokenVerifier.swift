@@ -53,8 +53,14 @@ public struct IdentityTokenVerifier: Sendable {
         } catch {
             throw .rejected("claims of the wrong type")
         }
-        guard claims.iss == provider.issuer else { throw .rejected("wrong iss") }
+        guard let iss = claims.iss, provider.issuers.contains(iss) else { throw .rejected("wrong iss") }
         guard let audience = claims.aud.first(where: audiences.contains) else { throw .rejected("wrong aud") }
+        // OIDC Core §2 `azp`: the party the token was issued to, when it is not the audience
+        // (Google: the Android app's client id beside the server's web client id).
+        if !provider.authorizedParties.isEmpty, let azp = claims.azp, !provider.authorizedParties.contains(azp) {
+            throw .rejected("wrong azp")
+        }
+        if let domain = provider.hostedDomain, claims.hd != domain { throw .rejected("wrong hd") }
         let now = clock.now.timeIntervalSince1970
         guard let exp = claims.exp, exp + Self.leeway > now else { throw .rejected("expired") }
         guard let iat = claims.iat, iat - Self.leeway <= now else { throw .rejected("iat in the future") }
@@ -71,9 +77,9 @@ public struct IdentityTokenVerifier: Sendable {
     public func verifiedPayload(_ token: String) async throws(IdentityTokenError) -> Data {
         let parsed: JWSParsed
         do {
-            parsed = try JWS.parse(token, allowedAlgorithms: [.rs256], maxLength: Self.maximumTokenLength)
+            parsed = try JWS.parse(token, allowedAlgorithms: provider.algorithms, maxLength: Self.maximumTokenLength)
         } catch JOSEError.unsupportedAlgorithm {
-            throw .rejected("alg is not RS256")
+            throw .rejected("alg is not \(provider.algorithms.map(\.rawValue).sorted().joined(separator: " or "))")
         } catch JOSEError.criticalHeader {
             throw .rejected("crit header")
         } catch JOSEError.tooLarge {

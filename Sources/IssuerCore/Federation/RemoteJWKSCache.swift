@@ -16,8 +16,10 @@ public actor RemoteJWKSCache {
         var freshUntil: Date
     }
 
-    /// Where the set lives.
-    public nonisolated let url: URL
+    /// Where the set lives, as logs and errors name it.
+    public nonisolated let source: String
+    /// Where to fetch it: a configured URL, or one a provider's discovery document names.
+    private let locate: @Sendable () async throws -> URL
     private let fetcher: any JWKSFetcher
     private let policy: RemoteJWKSPolicy
     private let clock: any WallClock
@@ -33,7 +35,20 @@ public actor RemoteJWKSCache {
         url: URL, fetcher: any JWKSFetcher, policy: RemoteJWKSPolicy = RemoteJWKSPolicy(), clock: any WallClock,
         logger: Logger = Logger(label: "issuer.jwks"), onFetch: @escaping @Sendable (_ succeeded: Bool) -> Void = { _ in }
     ) {
-        self.url = url
+        self.init(
+            source: url.absoluteString, locate: { url }, fetcher: fetcher, policy: policy, clock: clock, logger: logger,
+            onFetch: onFetch)
+    }
+
+    /// A set whose URL is found when first needed (`locate`, e.g. a discovery document's
+    /// `jwks_uri`); `source` names it in logs until then.
+    public init(
+        source: String, locate: @escaping @Sendable () async throws -> URL, fetcher: any JWKSFetcher,
+        policy: RemoteJWKSPolicy = RemoteJWKSPolicy(), clock: any WallClock, logger: Logger = Logger(label: "issuer.jwks"),
+        onFetch: @escaping @Sendable (_ succeeded: Bool) -> Void = { _ in }
+    ) {
+        self.source = source
+        self.locate = locate
         self.fetcher = fetcher
         self.policy = policy
         self.clock = clock
@@ -65,7 +80,7 @@ public actor RemoteJWKSCache {
         if let latest = snapshot, now.timeIntervalSince(latest.fetchedAt) <= policy.staleLimit.timeInterval {
             return try Self.lookup(kid, in: latest)
         }
-        throw .unavailable("keys at \(url.absoluteString) are unreachable and the cached ones are too old")
+        throw .unavailable("keys at \(source) are unreachable and the cached ones are too old")
     }
 
     private static func lookup(_ kid: String?, in snapshot: Snapshot) throws(RemoteJWKSError) -> RSAPublicKey {
@@ -87,6 +102,7 @@ public actor RemoteJWKSCache {
 
     private func fetch() async throws -> Snapshot {
         do {
+            let url = try await locate()
             let document = try await fetcher.fetchJWKS(from: url)
             let keys = try JWKS.rsaVerificationKeys(fromJSON: document.body)
             guard !keys.isEmpty else { throw RemoteJWKSError.unavailable("the key set has no usable RSA key") }
@@ -96,7 +112,7 @@ public actor RemoteJWKSCache {
             return Snapshot(keys: keys, fetchedAt: now, freshUntil: now.addingTimeInterval(policy.lifetime(maxAge: document.maxAge).timeInterval))
         } catch {
             onFetch(false)
-            logger.warning("JWKS fetch failed", metadata: ["url": "\(url.absoluteString)", "error": "\(error)"])
+            logger.warning("JWKS fetch failed", metadata: ["url": "\(source)", "error": "\(error)"])
             throw error
         }
     }

@@ -55,9 +55,13 @@ public struct IdentityExchange: Sendable {
         }
     }
 
+    /// Whose tokens this exchange accepts.
+    public var provider: IdentityProvider { verifier.provider }
     private let verifier: IdentityTokenVerifier
-    /// `ISSUER_APPLE_CLIENT_IDS`; nil when the provider is not configured.
+    /// `ISSUER_APPLE_CLIENT_IDS`, or a provider's `native_audiences`; nil when not configured.
     private let audiences: Set<String>?
+    /// Whether a client's `apple_audiences` limits the audiences it may exchange (Apple's rule).
+    private let limitsAudiencesByClient: Bool
     private let noncePolicy: NoncePolicy
     private let clients: ClientRegistry
     private let store: SignInStore
@@ -65,14 +69,16 @@ public struct IdentityExchange: Sendable {
     private let custody: AppleTokenCustody?
 
     /// - Parameters:
-    ///   - audiences: `ISSUER_APPLE_CLIENT_IDS`; nil or empty answers 503 (not configured).
+    ///   - audiences: `ISSUER_APPLE_CLIENT_IDS` or `native_audiences`; nil or empty answers 503 (not configured).
+    ///   - limitsAudiencesByClient: apply each client's `apple_audiences` (Apple's exchange).
     ///   - custody: where Apple's `authorization_code` goes (docs/reference.md, "Apple token custody"); nil ignores it.
     public init(
-        verifier: IdentityTokenVerifier, audiences: Set<String>?, noncePolicy: NoncePolicy, clients: ClientRegistry,
-        store: SignInStore, responder: TokenResponder, custody: AppleTokenCustody? = nil
+        verifier: IdentityTokenVerifier, audiences: Set<String>?, limitsAudiencesByClient: Bool = false, noncePolicy: NoncePolicy,
+        clients: ClientRegistry, store: SignInStore, responder: TokenResponder, custody: AppleTokenCustody? = nil
     ) {
         self.verifier = verifier
         self.audiences = audiences
+        self.limitsAudiencesByClient = limitsAudiencesByClient
         self.noncePolicy = noncePolicy
         self.clients = clients
         self.store = store
@@ -90,7 +96,7 @@ public struct IdentityExchange: Sendable {
             throw .temporarilyUnavailable("Sign in with \(verifier.provider.name.capitalized) is not configured on this server.")
         }
         // docs/reference.md, "Configuration" `apple_audiences`: a client limited to some bundle IDs refuses tokens for others.
-        let audiences = configured.filter(client.accepts(appleAudience:))
+        let audiences = limitsAudiencesByClient ? configured.filter(client.accepts(appleAudience:)) : configured
         let identity: ExternalIdentity
         do {
             identity = try await verifier.verify(request.idToken, audiences: audiences, nonce: request.nonce, noncePolicy: noncePolicy)

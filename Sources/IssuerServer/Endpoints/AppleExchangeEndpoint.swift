@@ -10,25 +10,33 @@ struct AppleExchangeEndpoint {
     func register(on routes: RouteRegistrar) {
         routes.add(.appleExchange) { request, context in
             let parameters = try await OAuthParameters.parse(request)
-            // docs/reference.md, "Native sign-in": `name` is an object of strings; any other shape is refused, not ignored.
-            if parameters.optional("name") != nil {
-                throw OAuthError.invalidRequest("name must be an object with given_name and family_name strings.")
-            }
-            let name = try parameters.object("name")
-            let exchangeRequest = IdentityExchange.Request(
-                idToken: try parameters.required("id_token"),
-                nonce: parameters.optional("nonce"),
-                // docs/reference.md, "Native sign-in": `client_id` is optional; the exchange takes the registry's default.
-                clientID: parameters.optional("client_id"),
-                scope: parameters.optional("scope"),
-                givenName: name?["given_name"].flatMap { $0.isEmpty ? nil : $0 },
-                familyName: name?["family_name"].flatMap { $0.isEmpty ? nil : $0 },
-                userAgent: request.headers[.userAgent],
-                clientIP: context.clientIP,
-                authorizationCode: parameters.optional("authorization_code"))
-            let response = try await exchange.exchange(exchangeRequest, style: .nativeSignIn, logger: context.logger)
+            let response = try await exchange.exchange(
+                try Self.exchangeRequest(parameters, request: request, context: context), style: .nativeSignIn, logger: context.logger)
             metrics.recordTokensIssued(grant: "apple_exchange")
             return response.response
         }
+    }
+
+    /// The exchange body every provider's native sign-in takes (docs/reference.md, "Native
+    /// sign-in"); `authorization_code` matters only where Apple token custody takes it.
+    static func exchangeRequest(
+        _ parameters: OAuthParameters, request: Request, context: IssuerRequestContext
+    ) throws -> IdentityExchange.Request {
+        // docs/reference.md, "Native sign-in": `name` is an object of strings; any other shape is refused, not ignored.
+        if parameters.optional("name") != nil {
+            throw OAuthError.invalidRequest("name must be an object with given_name and family_name strings.")
+        }
+        let name = try parameters.object("name")
+        return IdentityExchange.Request(
+            idToken: try parameters.required("id_token"),
+            nonce: parameters.optional("nonce"),
+            // docs/reference.md, "Native sign-in": `client_id` is optional; the exchange takes the registry's default.
+            clientID: parameters.optional("client_id"),
+            scope: parameters.optional("scope"),
+            givenName: name?["given_name"].flatMap { $0.isEmpty ? nil : $0 },
+            familyName: name?["family_name"].flatMap { $0.isEmpty ? nil : $0 },
+            userAgent: request.headers[.userAgent],
+            clientIP: context.clientIP,
+            authorizationCode: parameters.optional("authorization_code"))
     }
 }

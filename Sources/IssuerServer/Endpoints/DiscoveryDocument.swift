@@ -5,6 +5,43 @@ import IssuerCore
 /// and the same list of served endpoints that the router uses, so it never advertises something
 /// the server refuses (docs/reference.md, "Discovery").
 struct DiscoveryDocument: Encodable {
+    /// The members encoded by name; `providerExchangeEndpoints` adds one member per provider.
+    let members: Members
+    /// docs/reference.md, "Discovery": `{provider}_exchange_endpoint` for each configured provider.
+    let providerExchangeEndpoints: [String: String]
+
+    func encode(to encoder: any Encoder) throws {
+        try members.encode(to: encoder)
+        var container = encoder.container(keyedBy: MemberName.self)
+        for (name, url) in providerExchangeEndpoints.sorted(by: { $0.key < $1.key }) {
+            try container.encode(url, forKey: MemberName(stringValue: name))
+        }
+    }
+
+    private struct MemberName: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(configuration: Configuration, served: [Route], grantTypes: [String]) {
+        members = Members(configuration: configuration, served: served, grantTypes: grantTypes)
+        var base = members.issuer
+        while base.hasSuffix("/") { base.removeLast() }
+        var endpoints: [String: String] = [:]
+        if served.contains(.providerExchange) {
+            for provider in configuration.providers.providers where !provider.nativeAudiences.isEmpty {
+                endpoints["\(provider.id)_exchange_endpoint"] = base + "/auth/\(provider.id)/exchange"
+            }
+        }
+        providerExchangeEndpoints = endpoints
+    }
+}
+
+extension DiscoveryDocument {
+    /// The fixed members.
+    struct Members: Encodable {
     let issuer: String
     let jwksURI: String
     let authorizationEndpoint: String?
@@ -88,4 +125,5 @@ struct DiscoveryDocument: Encodable {
         }
         scopesSupported = scopes
     }
+}
 }

@@ -9,7 +9,7 @@ struct TokenEndpoint {
     static let idTokenType = "urn:ietf:params:oauth:token-type:id_token"
     static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
 
-    let exchange: IdentityExchange
+    let exchanges: ProviderExchanges
     let refresh: RefreshTokenGrant
     let authorizationCode: AuthorizationCodeGrant
     let metrics: ServerMetrics
@@ -45,7 +45,8 @@ struct TokenEndpoint {
         }
     }
 
-    /// RFC 8693 §2.1 with an Apple identity token as `subject_token`.
+    /// RFC 8693 §2.1 with a provider's ID token as `subject_token`; the provider is the one whose
+    /// issuer is the token's `iss` (docs/reference.md, "Token endpoint").
     private func tokenExchange(
         _ parameters: OAuthParameters, userAgent: String?, clientIP: String?, logger: Logger
     ) async throws(OAuthError) -> TokenResponse {
@@ -60,6 +61,6 @@ struct TokenEndpoint {
             idToken: subjectToken, nonce: parameters.optional("nonce"),
             clientID: try parameters.required("client_id"), scope: parameters.optional("scope"),
             userAgent: userAgent, clientIP: clientIP)
-        return try await exchange.exchange(request, style: .tokenExchange, logger: logger)
+        return try await exchanges.exchange(forToken: subjectToken).exchange(request, style: .tokenExchange, logger: logger)
     }
 }

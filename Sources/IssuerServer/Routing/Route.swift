@@ -6,6 +6,7 @@ import HTTPTypes
 /// and each applies to the *matched* route, however its path was spelled (docs/reference.md, "Faults and bad input").
 enum Route: String, CaseIterable, Sendable {
     case appleExchange
+    case providerExchange
     case authorization
     case appleCallback
     case logout
@@ -39,6 +40,7 @@ enum Route: String, CaseIterable, Sendable {
     var path: String {
         switch self {
         case .appleExchange: "/auth/apple/exchange"
+        case .providerExchange: "/auth/{provider}/exchange"
         case .authorization: "/oauth2/authorize"
         case .appleCallback: "/auth/apple/callback"
         case .logout: "/oauth2/logout"
@@ -71,7 +73,7 @@ enum Route: String, CaseIterable, Sendable {
     /// The methods served; any other method on the path is `405` with `Allow` (RFC 9110 §15.5.6).
     var methods: [HTTPRequest.Method] {
         switch self {
-        case .appleExchange, .token, .revocation, .appleCallback: [.post]
+        case .appleExchange, .providerExchange, .token, .revocation, .appleCallback: [.post]
         case .authorization, .logout: [.get, .post]
         case .userinfo: [.get, .post]
         case .account: [.delete]
@@ -82,7 +84,7 @@ enum Route: String, CaseIterable, Sendable {
 
     var errorStyle: ErrorStyle {
         switch self {
-        case .appleExchange, .token, .revocation, .jwks, .userinfo: .oauth
+        case .appleExchange, .providerExchange, .token, .revocation, .jwks, .userinfo: .oauth
         case .account, .appleNotifications: .oauth
         // The browser-facing endpoints answer HTML pages and redirects (docs/reference.md, "Hosted sign-in" and "Sign-out").
         case .authorization, .appleCallback, .logout: .plain
@@ -94,7 +96,7 @@ enum Route: String, CaseIterable, Sendable {
     /// per client IP.
     var isRateLimited: Bool {
         switch self {
-        case .appleExchange, .token, .revocation, .authorization, .appleCallback, .logout: true
+        case .appleExchange, .providerExchange, .token, .revocation, .authorization, .appleCallback, .logout: true
         default: false
         }
     }

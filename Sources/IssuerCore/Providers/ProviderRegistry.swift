@@ -1,0 +1,163 @@
+import Foundation
+
+/// The providers of `ISSUER_PROVIDERS_FILE` (docs/reference.md, "Configuration"), validated at
+/// start: an unreadable file, an unknown kind or field, a duplicate or reserved `id`, a
+/// non-`https` endpoint, or a provider that could sign nobody in is a configuration error.
+public struct ProviderRegistry: Sendable, Equatable {
+    /// Why a providers file was refused; phrased to follow the setting's name.
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// In file order.
+    public let providers: [ProviderSettings]
+
+    public static let none = ProviderRegistry(uncheckedProviders: [])
+
+    private init(uncheckedProviders: [ProviderSettings]) {
+        providers = uncheckedProviders
+    }
+
+    /// The provider with this `id`.
+    public func provider(id: String) -> ProviderSettings? {
+        providers.first { $0.id == id }
+    }
+
+    /// The provider whose tokens carry this `iss`.
+    public func provider(issuer: String) -> ProviderSettings? {
+        providers.first { $0.issuers.contains(issuer) }
+    }
+
+    /// Reads a JSON array of providers; a `client_secret_file` is read relative to the file.
+    public init(contentsOf file: URL) throws {
+        let data: Data
+        do { data = try Data(contentsOf: file) } catch { throw Problem(description: "cannot be read") }
+        let entries: [Entry]
+        do {
+            entries = try JSONDecoder().decode([Entry].self, from: data)
+        } catch {
+            throw Problem(description: "is not a JSON array of provider objects with fields of the documented types (\(Self.describe(error)))")
+        }
+        // Unknown fields are refused, not ignored: a misspelt `hosted_domain` would silently
+        // admit every Google account.
+        let objects = (try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
+        for (index, object) in objects.enumerated() {
+            if let unknown = object.keys.sorted().first(where: { !Entry.CodingKeys.allNames.contains($0) }) {
+                throw Problem(description: "entry \(index + 1) has an unknown field '\(unknown)'")
+            }
+        }
+        var providers: [ProviderSettings] = []
+        for (index, entry) in entries.enumerated() {
+            let provider = try Self.provider(entry, index: index + 1, directory: file.deletingLastPathComponent())
+            guard !providers.contains(where: { $0.id == provider.id }) else {
+                throw Problem(description: "lists the id '\(provider.id)' twice")
+            }
+            providers.append(provider)
+        }
+        self.providers = providers
+    }
+
+    /// One entry as written; every field optional here, required ones checked after.
+    struct Entry: Decodable {
+        var id: String?
+        var kind: String?
+        var issuer: String?
+        var clientId: String?
+        var clientSecret: String?
+        var clientSecretFile: String?
+        var nativeAudiences: [String]?
+        var authorizedParties: [String]?
+        var scopes: [String]?
+        var hostedDomain: String?
+        var linkByVerifiedEmail: Bool?
+        var jwksUri: String?
+        var authorizationEndpoint: String?
+        var tokenEndpoint: String?
+        var riscJwksUri: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case id
+            case kind
+            case issuer
+            case clientId = "client_id"
+            case clientSecret = "client_secret"
+            case clientSecretFile = "client_secret_file"
+            case nativeAudiences = "native_audiences"
+            case authorizedParties = "authorized_parties"
+            case scopes
+            case hostedDomain = "hosted_domain"
+            case linkByVerifiedEmail = "link_by_verified_email"
+            case jwksUri = "jwks_uri"
+            case authorizationEndpoint = "authorization_endpoint"
+            case tokenEndpoint = "token_endpoint"
+            case riscJwksUri = "risc_jwks_uri"
+
+            static let allNames = Set(allCases.map(\.rawValue))
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default:
+            return "not valid JSON"
+        }
+    }
+
+    private static func provider(_ entry: Entry, index: Int, directory: URL) throws -> ProviderSettings {
+        func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
+        let id = entry.id ?? ""
+        guard !id.isEmpty, id.utf8.count <= 32, id.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) else {
+            throw Problem(description: "entry \(index) needs an id of lowercase letters a-z (at most 32)")
+        }
+        guard id != "apple" else { throw Problem(description: "entry \(index): the id 'apple' is Sign in with Apple's own") }
+        let owner = "provider '\(id)'"
+        guard let kindText = entry.kind, let kind = ProviderSettings.Kind(rawValue: kindText) else {
+            throw Problem(description: "\(owner) needs a kind of \"google\" or \"oidc\"")
+        }
+        let issuer = nonEmpty(entry.issuer) ?? (kind == .google ? ProviderSettings.Google.issuer : nil)
+        guard let issuer, let issuerURL = URL(string: issuer), issuerURL.isSecureOrLoopback else {
+            throw Problem(description: "\(owner) needs an https issuer")
+        }
+        if entry.clientSecret != nil, entry.clientSecretFile != nil {
+            throw Problem(description: "\(owner) sets both client_secret and client_secret_file")
+        }
+        var clientSecret = nonEmpty(entry.clientSecret)
+        if let secretFile = nonEmpty(entry.clientSecretFile) {
+            let url = URL(fileURLWithPath: secretFile, relativeTo: directory)
+            guard var text = try? String(contentsOf: url, encoding: .utf8) else {
+                throw Problem(description: "\(owner): client_secret_file cannot be read")
+            }
+            if text.hasSuffix("\n") { text.removeLast() }
+            clientSecret = nonEmpty(text)
+        }
+        func url(_ text: String?, _ name: String, google: URL) throws -> URL? {
+            guard let text = nonEmpty(text) else { return kind == .google ? google : nil }
+            guard let url = URL(string: text), url.isSecureOrLoopback else {
+                throw Problem(description: "\(owner): \(name) must be an https URL (plain http only to a loopback address)")
+            }
+            return url
+        }
+        for (name, list) in [("native_audiences", entry.nativeAudiences), ("authorized_parties", entry.authorizedParties), ("scopes", entry.scopes)] {
+            if let list, list.contains(where: \.isEmpty) { throw Problem(description: "\(owner): \(name) has an empty entry") }
+        }
+        let settings = ProviderSettings(
+            id: id, kind: kind, issuer: issuer, clientID: nonEmpty(entry.clientId), clientSecret: clientSecret.map(Secret.init),
+            nativeAudiences: entry.nativeAudiences ?? [], authorizedParties: entry.authorizedParties ?? [],
+            scopes: entry.scopes ?? ["openid", "email", "profile"], hostedDomain: nonEmpty(entry.hostedDomain),
+            linkByVerifiedEmail: entry.linkByVerifiedEmail ?? false,
+            jwksURI: try url(entry.jwksUri, "jwks_uri", google: ProviderSettings.Google.jwksURI),
+            authorizationEndpoint: try url(entry.authorizationEndpoint, "authorization_endpoint", google: ProviderSettings.Google.authorizationEndpoint),
+            tokenEndpoint: try url(entry.tokenEndpoint, "token_endpoint", google: ProviderSettings.Google.tokenEndpoint),
+            riscJWKSURI: try url(entry.riscJwksUri, "risc_jwks_uri", google: ProviderSettings.Google.riscJWKSURI))
+        guard !settings.nativeAudiences.isEmpty || settings.servesHostedFlow else {
+            throw Problem(description: "\(owner) has neither native_audiences nor a client_id with a client secret: it could sign nobody in")
+        }
+        if settings.clientSecret != nil, settings.clientID == nil {
+            throw Problem(description: "\(owner) has a client secret but no client_id")
+        }
+        guard settings.scopes.contains("openid") else { throw Problem(description: "\(owner): scopes must include openid") }
+        return settings
+    }
+}
