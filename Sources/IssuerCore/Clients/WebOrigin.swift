@@ -13,8 +13,10 @@ public enum WebOrigin {
     /// it is in the form a browser sends: scheme and host in lower case, no default port
     /// (443 for `https`, 80 for `http`), the host in ASCII (punycode for an IDN).
     public static func problem(in text: String) -> String? {
+        // The host as written: `URLComponents.host` would decode punycode. `rangeOfHost` is a
+        // range of the components' own `string`.
         guard let components = URLComponents(string: text), let scheme = components.scheme,
-              let host = components.host, !host.isEmpty
+              let written = components.string, let hostRange = components.rangeOfHost, !hostRange.isEmpty
         else {
             return "not an origin such as 'https://app.example.com'"
         }
@@ -23,6 +25,7 @@ public enum WebOrigin {
         else {
             return "an origin is scheme, host and port only, without user, path (not even '/'), query or fragment"
         }
+        let host = String(written[hostRange])
         switch scheme.lowercased() {
         case "https":
             break
@@ -33,13 +36,13 @@ public enum WebOrigin {
         default:
             return "the scheme must be https (or http to a loopback address)"
         }
-        guard host.unicodeScalars.allSatisfy(\.isASCII) else {
-            return "write the host as a browser sends it, in ASCII (punycode for an internationalised name)"
-        }
         if let port = components.port, !(1...65535).contains(port) {
             return "the port must be from 1 to 65535"
         }
         let canonical = serialisation(scheme: scheme, host: host, port: components.port)
+        guard text.unicodeScalars.allSatisfy(\.isASCII) else {
+            return "write the host as a browser sends it, in ASCII (punycode): '\(canonical)'"
+        }
         guard canonical == text else {
             return "write it as a browser sends it in Origin: '\(canonical)'"
         }

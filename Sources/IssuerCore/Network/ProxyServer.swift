@@ -9,6 +9,11 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     public struct Credentials: Sendable, Hashable {
         public let username: String
         public let password: String
+
+        public init(username: String, password: String) {
+            self.username = username
+            self.password = password
+        }
     }
 
     /// A host name or a literal address (an IPv6 one without brackets).
