@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// docs/reference.md, "Browser clients": CORS (the Fetch Standard's CORS protocol) on the routes
-/// the route table marks `isCrossOrigin`, for the origins the clients list in `allowed_origins`.
+/// docs/reference.md, "Browser clients": CORS on the routes the route table marks
+/// `isCrossOrigin`, for the origins the clients list in `allowed_origins`.
 ///
 /// - A preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) from a listed
 ///   origin is answered `204` here, before the rate limit and the route, with the route's methods
@@ -15,7 +15,8 @@ import Hummingbird
 /// - Any other origin, and any other route, gets no CORS field at all; a preflight from it is
 ///   answered as any `OPTIONS` is, `405` with `Allow`, which the browser takes as a refusal.
 /// - While any origin is listed, every answer of those routes carries `Vary: Origin`, since it
-///   depends on the request's `Origin` (Fetch Standard, "CORS protocol and HTTP caches").
+///   depends on the request's `Origin` (RFC 9110 §12.5.5), so that no cache hands one origin's
+///   answer to another.
 struct CrossOriginMiddleware: RouterMiddleware {
     let allowedOrigins: Set<String>
 
