@@ -70,18 +70,3 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         return .success(ProxyServer(host: host, port: port, credentials: credentials))
     }
 }
-
-/// Why a proxy URL was refused, without the URL's credentials.
-public struct ProxyURLProblem: Error, Sendable, Equatable {
-    public let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}
-
-extension Secret: Hashable where Value: Hashable {
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(revealed)
-    }
-}
