@@ -15,8 +15,9 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
     let configuration = dependencies.configuration
     let keys = KeyRingMonitor(
         store: KeyRingStore(directory: configuration.keysDirectory), clock: dependencies.clock, logger: dependencies.logger,
-        signerTiming: SignerTiming(configuration: configuration))
+        signerTiming: SignerTiming(configuration: configuration), metrics: dependencies.metrics)
     keys.reload()
+    dependencies.metrics.recordBuildInfo(dependencies.buildInfo)
     // One composition root: the routes and the background workers share these objects.
     let issuerServices = IssuerServices(dependencies, keys: keys)
     let routers = buildRouters(dependencies, keys: keys, services: issuerServices)
@@ -73,6 +74,9 @@ func buildRouters(
         router.add(middleware: RequestMetricsMiddleware(metrics: dependencies.metrics))
         router.add(middleware: RouteResolutionMiddleware(table: table, trustedProxies: configuration.trustedProxies))
     }
+    // Outside the error shaping and the rate limit, so that their answers carry CORS too, and a
+    // preflight is answered before either (docs/reference.md, "Browser clients").
+    router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.clients.allowedOrigins))
     router.add(middleware: OAuthErrorMiddleware(table: table))
     if let limit = configuration.rateLimit {
         router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit: limit, clock: dependencies.clock)))
@@ -85,7 +89,9 @@ func buildRouters(
             Readiness.Check(name: "signing key") { keys.current.ring.active != nil },
         ]),
         metrics: dependencies.metrics,
-        pool: dependencies.pool
+        pool: dependencies.pool,
+        keys: keys,
+        clock: dependencies.clock
     ).register(on: routes)
 
     let jwks = JWKSEndpoint(monitor: keys)

@@ -26,12 +26,15 @@ public struct IssuerDependencies: Sendable {
     /// shorten it.
     public var requestReadTimeout: TimeAmount = RequestReadTimeoutHandler.defaultLimit
     /// How Apple's token and revoke endpoints are reached (docs/reference.md, "Account deletion"): over HTTP under docs/reference.md, "Faults and bad input"
-    /// rules (`HTTPAppleTransport`) unless a test replaces it.
-    public var appleTransport: any AppleHTTPTransport = HTTPAppleTransport()
+    /// rules (`HTTPAppleTransport`), through the configured proxy (docs/reference.md, "Outbound proxy"), unless a test replaces it.
+    public var appleTransport: any AppleHTTPTransport
+    /// The build `issuer_build_info` names (docs/operations.md, "Reading the metrics"); `issuer serve` sets it.
+    public var buildInfo: BuildInfo = .unknown
     /// How often the background worker retries Apple code redemptions and revocations; tests shorten it.
     public var appleWorkerInterval: Duration = .seconds(5)
 
-    /// A nil `jwksFetcher` fetches over HTTP under the rules (docs/reference.md, "Faults and bad input") (`RemoteFetch`).
+    /// A nil `jwksFetcher` fetches over HTTP under the rules (docs/reference.md, "Faults and bad input") (`RemoteFetch`),
+    /// through the configured proxy (docs/reference.md, "Outbound proxy").
     public init(
         configuration: Configuration, pool: ConnectionPool, logger: Logger, serverSecret: ServerSecret,
         metrics: ServerMetrics = ServerMetrics(), clock: any WallClock,
@@ -43,6 +46,7 @@ public struct IssuerDependencies: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.clock = clock
-        self.jwksFetcher = jwksFetcher ?? HTTPJWKSFetcher()
+        self.jwksFetcher = jwksFetcher ?? HTTPJWKSFetcher(fetch: RemoteFetch(proxy: configuration.outboundProxy))
+        self.appleTransport = HTTPAppleTransport(proxy: configuration.outboundProxy)
     }
 }

@@ -121,7 +121,7 @@ public final class ServerMetrics: Sendable {
         registry.makeCounter(descriptor: Self.name(subsystem, metric, "total", help), labels: labels).increment()
     }
 
-    private static func name(_ subsystem: String, _ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+    static func name(_ subsystem: String, _ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "issuer", subsystem: subsystem, metricName: metric, unitName: unit, helpText: help)
     }
 }

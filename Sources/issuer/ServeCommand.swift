@@ -42,8 +42,10 @@ struct ServeCommand: AsyncParsableCommand {
                     .migrate(try IssuerMigrations.selected(directory: configuration.migrationsDirectory))
             }
             let secret = try await ServerSecret.load(configured: configuration.secret, pool: database.pool)
-            let app = buildApplication(IssuerDependencies(
-                configuration: configuration, pool: database.pool, logger: logger, serverSecret: secret, clock: SystemClock()))
+            var dependencies = IssuerDependencies(
+                configuration: configuration, pool: database.pool, logger: logger, serverSecret: secret, clock: SystemClock())
+            dependencies.buildInfo = BuildInfo(version: IssuerVersion.release, commit: buildCommit)
+            let app = buildApplication(dependencies)
             try await app.runService()
         } catch {
             logger.critical("issuer stopped on an error", metadata: ["error": "\(error)"])

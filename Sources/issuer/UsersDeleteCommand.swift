@@ -39,7 +39,7 @@ struct UsersDeleteCommand: AsyncParsableCommand {
             let clock = SystemClock()
             let api = AppleTokenAPI.live(
                 credentials: configuration.appleCredentials, tokenURL: configuration.appleTokenURL,
-                revokeURL: configuration.appleRevokeURL, clock: clock)
+                revokeURL: configuration.appleRevokeURL, proxy: configuration.outboundProxy, clock: clock)
             let queue = AppleRevocationQueue(
                 pool: pool, vault: AppleTokenVault(secret: secret), api: api, clock: clock,
                 events: UncountedAccountEvents())

@@ -231,6 +231,7 @@ struct ConfigurationTests {
             ("duplicate.json", #"[{"client_id":"a","redirect_uris":["x:/a"],"scopes":["openid"]},{"client_id":"a","redirect_uris":["x:/b"],"scopes":["openid"]}]"#),
             ("relative.json", #"[{"client_id":"a","redirect_uris":["/callback"],"scopes":["openid"]}]"#),
             ("noscopes.json", #"[{"client_id":"a","redirect_uris":["x:/a"],"scopes":[]}]"#),
+            ("origin.json", #"[{"client_id":"a","redirect_uris":["x:/a"],"scopes":["openid"],"allowed_origins":["https://app.example.com/"]}]"#),
         ] {
             let file = directory.appendingPathComponent(name)
             try text.write(to: file, atomically: true, encoding: .utf8)

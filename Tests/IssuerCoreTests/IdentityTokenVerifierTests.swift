@@ -18,7 +18,7 @@ struct IdentityTokenVerifierTests {
         fetcher = StubJWKSFetcher(serving: apple)
         let url = URL(string: "https://appleid.apple.com/auth/keys")!
         verifier = IdentityTokenVerifier(
-            provider: .apple(jwksURL: url), keys: RemoteJWKSCache(url: url, fetcher: fetcher, clock: clock), clock: clock)
+            provider: .apple, keys: RemoteJWKSCache(url: url, fetcher: fetcher, clock: clock), clock: clock)
     }
 
     func verify(

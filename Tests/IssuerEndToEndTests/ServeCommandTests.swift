@@ -7,8 +7,12 @@ import TestSupport
 @Suite("issuer serve and migrate, end to end")
 struct ServeCommandTests {
     /// The environment a fresh machine would give: no ISSUER_* at all.
+    /// The test process's environment without its `ISSUER_*` settings, nor its proxy variables
+    /// (docs/reference.md, "Outbound proxy"), which a test sets itself when it means to.
     static var cleanEnvironment: [String: String] {
-        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ISSUER_") }
+        ProcessInfo.processInfo.environment.filter {
+            !$0.key.hasPrefix("ISSUER_") && !["http_proxy", "https_proxy", "no_proxy"].contains($0.key.lowercased())
+        }
     }
 
     static func freePort() -> Int { Int.random(in: 20_000..<32_000) }

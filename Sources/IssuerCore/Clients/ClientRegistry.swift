@@ -57,6 +57,12 @@ public struct ClientRegistry: Sendable, Equatable {
             if let audiences = client.appleAudiences, audiences.isEmpty || audiences.contains(where: \.isEmpty) {
                 throw Problem(description: "client '\(client.clientID)' has an empty apple_audiences entry or list")
             }
+            // docs/reference.md, "Browser clients": each an exact origin, as a browser sends it.
+            for origin in client.allowedOrigins {
+                if let problem = WebOrigin.problem(in: origin) {
+                    throw Problem(description: "client '\(client.clientID)' has the allowed origin '\(origin)': \(problem)")
+                }
+            }
             guard !client.scopes.isEmpty, !client.scopes.contains(where: { $0.isEmpty || $0.contains(" ") }) else {
                 throw Problem(description: "client '\(client.clientID)' needs a non-empty list of scopes")
             }
@@ -72,7 +78,7 @@ public struct ClientRegistry: Sendable, Equatable {
         do {
             clients = try JSONDecoder().decode([OAuthClient].self, from: data)
         } catch {
-            throw Problem(description: "is not a JSON array of {\"client_id\", \"redirect_uris\", \"post_logout_redirect_uris\", \"scopes\", \"apple_audiences\"} with those types (\(Self.describe(error)))")
+            throw Problem(description: "is not a JSON array of {\"client_id\", \"redirect_uris\", \"post_logout_redirect_uris\", \"scopes\", \"apple_audiences\", \"allowed_origins\"} with those types (\(Self.describe(error)))")
         }
         try self.init(clients: clients)
     }
@@ -86,6 +92,12 @@ public struct ClientRegistry: Sendable, Equatable {
         default:
             return "not valid JSON"
         }
+    }
+
+    /// Every client's `allowed_origins` together: an origin listed by any client gets CORS on the
+    /// endpoints browsers call (docs/reference.md, "Browser clients").
+    public var allowedOrigins: Set<String> {
+        Set(clients.flatMap(\.allowedOrigins))
     }
 
     /// The client with this id.

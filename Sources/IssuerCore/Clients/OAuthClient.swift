@@ -13,6 +13,10 @@ public struct OAuthClient: Sendable, Equatable, Codable {
     /// The Apple audiences (bundle IDs, Services ID) whose identity tokens this client may use;
     /// nil: any configured one (docs/reference.md, "Configuration").
     public var appleAudiences: [String]?
+    /// The browser origins (RFC 6454) allowed to call the token, revocation, userinfo and account
+    /// endpoints cross-origin, each exactly as a browser sends it (`WebOrigin`); empty: none
+    /// (docs/reference.md, "Browser clients").
+    public var allowedOrigins: [String]
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
@@ -20,21 +24,23 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         case postLogoutRedirectURIs = "post_logout_redirect_uris"
         case scopes
         case appleAudiences = "apple_audiences"
+        case allowedOrigins = "allowed_origins"
     }
 
     /// Unchecked; `ClientRegistry` validates clients as a set.
     public init(
         clientID: String, redirectURIs: [String], postLogoutRedirectURIs: [String] = [], scopes: [String],
-        appleAudiences: [String]? = nil
+        appleAudiences: [String]? = nil, allowedOrigins: [String] = []
     ) {
         self.clientID = clientID
         self.redirectURIs = redirectURIs
         self.postLogoutRedirectURIs = postLogoutRedirectURIs
         self.scopes = scopes
         self.appleAudiences = appleAudiences
+        self.allowedOrigins = allowedOrigins
     }
 
-    /// docs/reference.md, "Configuration": `post_logout_redirect_uris` and `apple_audiences` are optional; a member of the
+    /// docs/reference.md, "Configuration": `post_logout_redirect_uris`, `apple_audiences` and `allowed_origins` are optional; a member of the
     /// wrong type is an error, not ignored.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -43,6 +49,7 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         postLogoutRedirectURIs = try container.decodeIfPresent([String].self, forKey: .postLogoutRedirectURIs) ?? []
         scopes = try container.decode([String].self, forKey: .scopes)
         appleAudiences = try container.decodeIfPresent([String].self, forKey: .appleAudiences)
+        allowedOrigins = try container.decodeIfPresent([String].self, forKey: .allowedOrigins) ?? []
     }
 
     /// Whether this client may use an Apple identity token issued for `audience` (docs/reference.md, "Configuration").

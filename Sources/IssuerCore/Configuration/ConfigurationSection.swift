@@ -52,7 +52,8 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
                 "redirect_uris": ["com.example.clanboards:/oauthredirect"],
                 "post_logout_redirect_uris": ["com.example.clanboards:/signout"],
                 "scopes": ["openid", "email", "profile"],
-                "apple_audiences": ["com.example.clanboards.web"]
+                "apple_audiences": ["com.example.clanboards.web"],
+                "allowed_origins": ["https://app.example.com", "http://localhost:19006"]
               }
             ]
             ```
@@ -62,7 +63,11 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
             must be absolute and carry no fragment, and no URI may be in both lists (a code must never reach
             an app's sign-out handler). `apple_audiences` (optional) lists the Apple audiences — bundle IDs
             for the native exchange, the Services ID for the hosted flow — whose tokens this client may use;
-            without it, any configured audience. `offline_access` is accepted from every client and changes
+            without it, any configured audience. `allowed_origins` (optional) lists the browser origins
+            that get CORS on the token, revocation, userinfo and account endpoints (any client's list
+            counts; see reference.md, "Browser clients"): each an exact origin as a browser sends it,
+            `https://host[:port]`, or `http` to a loopback address only, with no path (not even `/`),
+            query or fragment. `offline_access` is accepted from every client and changes
             nothing: every sign-in gets a refresh token. A file that is unreadable, not an array of such
             objects, has a member of the wrong type, or breaks a rule above stops the server at start naming
             `ISSUER_CLIENTS_FILE`.
@@ -73,6 +78,14 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
             (`127.0.0.0/8`, `::1`, `localhost`), for development and tests. Every call to Apple has one
             5-second deadline for the whole exchange (body included), a cap on the answer's size, and follows
             no redirect.
+
+            Behind an egress proxy, the calls to Apple honour `HTTPS_PROXY` (for `https` URLs), `HTTP_PROXY`
+            (for `http` ones) and `NO_PROXY`, or their lower-case forms: an `http://[user:password@]host[:port]`
+            proxy, which Issuer asks for a `CONNECT` tunnel, and a comma-separated list of hosts, domains
+            (with their subdomains), addresses or CIDRs, each optionally with `:port`, or `*`, reached
+            directly. Loopback targets go direct unless the proxy is on loopback too. An invalid value stops
+            the server at start naming the variable, never printing the proxy's password (reference.md,
+            "Outbound proxy").
             """
         case .providers:
             """

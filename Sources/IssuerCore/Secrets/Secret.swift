@@ -18,3 +18,11 @@ public struct Secret<Value: Sendable>: Sendable, CustomStringConvertible, Custom
 }
 
 extension Secret: Equatable where Value: Equatable {}
+
+/// Hashed by the value, so that a value holding a secret (a proxy's credentials) can key a
+/// dictionary; the hash is never printed.
+extension Secret: Hashable where Value: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(revealed)
+    }
+}

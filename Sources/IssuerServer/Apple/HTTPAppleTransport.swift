@@ -6,7 +6,9 @@ import NIOCore
 /// Posts to Apple's token and revoke endpoints through `RemoteFetch` (docs/reference.md, "Faults and bad input"): one deadline for
 /// the whole exchange, a 64 KiB cap on Apple's answer, no redirects, `https` only (or loopback).
 struct HTTPAppleTransport: AppleHTTPTransport {
-    var client: HTTPClient = RemoteFetch.sharedClient
+    /// docs/reference.md, "Outbound proxy".
+    var proxy: OutboundProxy = .direct
+    var clients: RemoteHTTPClients = .shared
     var maximumBodySize = 64 * 1024
 
     func postForm(to url: URL, fields: [(String, String)], timeout: Duration) async throws -> AppleHTTPAnswer {
@@ -15,7 +17,7 @@ struct HTTPAppleTransport: AppleHTTPTransport {
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
         request.body = .bytes(ByteBuffer(string: Self.formEncoded(fields)))
-        let response = try await RemoteFetch(client: client, timeout: timeout, maximumBodySize: maximumBodySize).execute(request)
+        let response = try await RemoteFetch(proxy: proxy, clients: clients, timeout: timeout, maximumBodySize: maximumBodySize).execute(request)
         return AppleHTTPAnswer(status: response.status, body: Data(buffer: response.body))
     }
 

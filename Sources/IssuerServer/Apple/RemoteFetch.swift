@@ -20,11 +20,8 @@ struct RemoteFetch: Sendable {
         var body: ByteBuffer
     }
 
-    /// The process's client for remote parties: never follows a redirect and never decompresses
-    /// (a compressed body would get around the cap). A global that lives as long as the process,
-    /// as `HTTPClient.shared` does, whose configuration follows redirects.
-    static let sharedClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
-
+    /// The configuration of every client for remote parties (`RemoteHTTPClients`): never follows
+    /// a redirect and never decompresses (a compressed body would get around the cap).
     static var clientConfiguration: HTTPClient.Configuration {
         HTTPClient.Configuration(
             redirectConfiguration: .disallow,
@@ -32,7 +29,10 @@ struct RemoteFetch: Sendable {
             decompression: .disabled)
     }
 
-    var client: HTTPClient = Self.sharedClient
+    /// docs/reference.md, "Outbound proxy": which proxy each URL goes through, if any.
+    var proxy: OutboundProxy = .direct
+    /// The clients, direct and proxied, the process shares.
+    var clients: RemoteHTTPClients = .shared
     /// docs/reference.md, "Faults and bad input": 5 seconds for the whole exchange.
     var timeout: Duration = .seconds(5)
     var maximumBodySize = 1024 * 1024
@@ -41,7 +41,7 @@ struct RemoteFetch: Sendable {
     func execute(_ request: HTTPClientRequest) async throws(RemoteFetchError) -> Response {
         guard let url = URL(string: request.url), url.isSecureOrLoopback else { throw .insecureURL }
         let deadline = NIODeadline.now() + TimeAmount(timeout)
-        let client = client, limit = maximumBodySize, timeout = timeout
+        let client = clients.client(through: proxy.server(for: url)), limit = maximumBodySize, timeout = timeout
         do {
             return try await Self.race(timeout: timeout) {
                 try await Self.exchange(request, client: client, deadline: deadline, limit: limit)

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import IssuerCore
 import Postgres
 
 /// docs/reference.md, "Operations": `/healthz`, `/readyz` and `/metrics`, always at the server's root, whatever the
@@ -8,6 +9,8 @@ struct OperationsEndpoints {
     let readiness: Readiness
     let metrics: ServerMetrics
     let pool: ConnectionPool
+    let keys: KeyRingMonitor
+    let clock: any WallClock
 
     func register(on routes: RouteRegistrar) {
         routes.add(.healthz) { _, _ in
@@ -22,8 +25,12 @@ struct OperationsEndpoints {
         }
         routes.add(.metrics) { _, _ in
             metrics.recordPool(pool.statistics)
+            metrics.recordKeyRing(keys.current.ring, at: clock.now)
             var buffer: [UInt8] = []
             metrics.registry.emit(into: &buffer)
+            if let process = ProcessStatistics.current() {
+                buffer.append(contentsOf: process.exposition.utf8)
+            }
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],

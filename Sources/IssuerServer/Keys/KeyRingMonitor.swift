@@ -22,13 +22,16 @@ final class KeyRingMonitor: Sendable {
     private let clock: any WallClock
     private let logger: Logger
     private let signerTiming: SignerTiming?
+    /// Where each read's outcome is counted (docs/operations.md, "Reading the metrics"); nil: nowhere.
+    private let metrics: ServerMetrics?
     private let state: Mutex<PublishedKeys>
     /// The bytes of the state file behind the current ring, to skip re-parsing unchanged rings.
     private let lastStateFile = Mutex<Data?>(nil)
 
     /// `signerTiming`: this server's token lifetime and reload interval, recorded in the ring; `nil` records nothing.
-    init(store: KeyRingStore, clock: any WallClock, logger: Logger, signerTiming: SignerTiming? = nil) {
+    init(store: KeyRingStore, clock: any WallClock, logger: Logger, signerTiming: SignerTiming? = nil, metrics: ServerMetrics? = nil) {
         self.store = store
+        self.metrics = metrics
         self.clock = clock
         self.logger = logger
         self.signerTiming = signerTiming
@@ -42,6 +45,12 @@ final class KeyRingMonitor: Sendable {
     @discardableResult
     func reload() -> (any Error)? {
         let now = clock.now
+        let error = read(at: now)
+        metrics?.recordKeyRingReload(succeeded: error == nil, at: now)
+        return error
+    }
+
+    private func read(at now: Date) -> (any Error)? {
         let stateFile = try? Data(contentsOf: URL(fileURLWithPath: store.stateFilePath))
         let unchanged = stateFile != nil && stateFile == lastStateFile.withLock { $0 }
         if unchanged {

@@ -101,6 +101,16 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
+    /// docs/reference.md, "Browser clients": the endpoints a browser client calls from another
+    /// origin, which answer CORS (preflight included) to the origins the clients list. The JWKS
+    /// and discovery are public and answer `Access-Control-Allow-Origin: *` themselves.
+    var isCrossOrigin: Bool {
+        switch self {
+        case .token, .revocation, .userinfo, .account: true
+        default: false
+        }
+    }
+
     /// docs/reference.md, "Faults and bad input": request bodies are bounded (64 KiB); routes without a body accept none.
     var maximumBodySize: Int {
         methods.contains(.post) ? 64 * 1024 : 0

@@ -4,7 +4,7 @@ import IssuerServer
 
 extension DoctorCommand {
     /// `apple keys`: when Apple sign-in is configured, Apple's JWKS is fetched the way the server
-    /// fetches it (same deadline, no redirects, `https` or loopback only), and must be a JWK Set
+    /// fetches it (same deadline, no redirects, `https` or loopback only, the same proxy), and must be a JWK Set
     /// with at least one key; without it no Apple identity token can be verified.
     static func appleKeysCheck(_ configuration: Configuration, timeout: Duration) async -> DoctorCheck {
         guard configuration.appleClientIDs != nil || configuration.appleServicesID != nil else {
@@ -13,7 +13,7 @@ extension DoctorCommand {
         let url = configuration.appleJWKSURL
         let started = ContinuousClock.now
         do {
-            let document = try await RemoteJWKSFetch.fetcher(timeout: timeout).fetchJWKS(from: url)
+            let document = try await RemoteJWKSFetch.fetcher(timeout: timeout, proxy: configuration.outboundProxy).fetchJWKS(from: url)
             let elapsed = ContinuousClock.now - started
             let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
             // RFC 7517 §5: a JWK Set is an object whose `keys` is an array of keys.
