@@ -40,6 +40,9 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("clients-file"), help: ArgumentHelp("JSON client registry; unset: the built-in clanboards-mobile client", valueName: "ISSUER_CLIENTS_FILE"))
     var clientsFile: String?
 
+    @Option(name: .customLong("providers-file"), help: ArgumentHelp("JSON list of OpenID providers beside Apple (Google, oidc); unset: Apple only", valueName: "ISSUER_PROVIDERS_FILE"))
+    var providersFile: String?
+
     @Option(name: .customLong("apple-client-ids"), help: ArgumentHelp("comma-separated Apple audiences (iOS bundle IDs) for the native exchange", valueName: "ISSUER_APPLE_CLIENT_IDS"))
     var appleClientIds: String?
 
@@ -126,6 +129,7 @@ struct SettingsOptions: ParsableArguments {
             ("ISSUER_KEYS_RELOAD_SECONDS", keysReloadSeconds),
             ("ISSUER_AUDIENCE", audience),
             ("ISSUER_CLIENTS_FILE", clientsFile),
+            ("ISSUER_PROVIDERS_FILE", providersFile),
             ("ISSUER_APPLE_CLIENT_IDS", appleClientIds),
             ("ISSUER_APPLE_SERVICES_ID", appleServicesId),
             ("ISSUER_APPLE_JWKS_URL", appleJwksUrl),

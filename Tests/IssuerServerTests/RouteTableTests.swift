@@ -16,7 +16,8 @@ struct RouteTableTests {
         try await withIssuer(environment: ["ISSUER_URL": "http://127.0.0.1:8080/oidc"]) { fixture in
             try await fixture.test { client in
                 for route in Route.allCases {
-                    let path = route.registeredPath(prefix: "/oidc")
+                    // A path parameter names a provider that is configured (Apple always is).
+                    let path = route.registeredPath(prefix: "/oidc").replacingOccurrences(of: "{provider}", with: "apple")
                     let response = try await client.executeRequest(
                         uri: path, method: route.methods[0], headers: [.contentType: "application/x-www-form-urlencoded"],
                         body: route.methods[0] == .post ? ByteBuffer(string: "") : nil)
@@ -74,7 +75,7 @@ struct RouteTableTests {
         for route in Route.allCases {
             #expect(table.route(matched: RouterPath(route.registeredPath(prefix: "/oidc")).description) == route)
         }
-        #expect(Set(Route.allCases.filter(\.isRateLimited)) == [.appleExchange, .token, .revocation, .authorization, .appleCallback, .logout])
+        #expect(Set(Route.allCases.filter(\.isRateLimited)) == [.appleExchange, .providerExchange, .token, .revocation, .authorization, .appleCallback, .logout])
         #expect(Route.allCases.filter { $0.placement == .root }.allSatisfy { $0.errorStyle == .plain && !$0.isRateLimited })
     }
 }

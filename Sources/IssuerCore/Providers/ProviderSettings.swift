@@ -35,7 +35,7 @@ public struct ProviderSettings: Sendable, Equatable {
     public var jwksURI: URL?
     public var authorizationEndpoint: URL?
     public var tokenEndpoint: URL?
-    /// Where Google's RISC keys are (docs/reference.md, "Google's account-protection events").
+    /// Where Google's RISC keys are (Google's RISC configuration document names them).
     public var riscJWKSURI: URL?
 
     public init(

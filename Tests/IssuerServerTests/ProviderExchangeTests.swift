@@ -1,0 +1,175 @@
+import Foundation
+import HummingbirdTesting
+import IssuerCore
+@testable import IssuerServer
+import Testing
+import TestSupport
+
+/// Native sign-in with Google and any OpenID provider (reference: Google and other OpenID
+/// providers), against a provider served over HTTP on loopback.
+@Suite("Providers: native sign-in with Google and other OpenID providers", .timeLimit(.minutes(10)))
+struct ProviderExchangeTests {
+    /// The issuer with a `google` provider whose keys are the fake's, fetched over HTTP.
+    static func withGoogle(
+        _ entry: [String: String] = [:], _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let clock = ManualClock(Date())
+        try await FakeGoogleServer.with(clock: clock) { google in
+            var provider: [String: Any] = [
+                "id": "google", "kind": "google", "native_audiences": [FakeGoogleServer.webClientID],
+                "authorized_parties": [FakeGoogleServer.androidClientID], "jwks_uri": google.jwksURI,
+            ]
+            for (key, value) in entry { provider[key] = value }
+            let file = try FakeGoogleServer.providersFile([provider])
+            defer { TestDirectories.remove(file) }
+            try await withIssuer(environment: ["ISSUER_PROVIDERS_FILE": file.path], clock: clock) { fixture in
+                try await buildApplication(Self.overHTTP(fixture)).test(.router) { client in try await body(fixture, google, client) }
+            }
+        }
+    }
+
+    /// The fixture's dependencies with remote documents fetched over HTTP, Apple's keys aside
+    /// (still the fixture's stub).
+    static func overHTTP(_ fixture: IssuerTestFixture) -> IssuerDependencies {
+        var dependencies = fixture.dependencies
+        dependencies.jwksFetcher = AppleAsideFetcher(apple: fixture.appleFetcher, appleURL: fixture.configuration.appleJWKSURL)
+        return dependencies
+    }
+
+    /// Apple's keys from the stub, everything else over HTTP.
+    struct AppleAsideFetcher: JWKSFetcher {
+        let apple: StubJWKSFetcher
+        let appleURL: URL
+        let http = HTTPJWKSFetcher()
+
+        func fetchJWKS(from url: URL) async throws -> JWKSDocument {
+            url == appleURL ? try await apple.fetchJWKS(from: url) : try await http.fetchJWKS(from: url)
+        }
+    }
+
+    static func identity(_ fixture: IssuerTestFixture, _ tokens: [String: Any]) async throws -> (provider: String, subject: String) {
+        let userID = try AppleTestRig.userID(fixture, tokens)
+        let row = try #require(try await fixture.pool.query("SELECT provider, subject FROM identities WHERE user_id = $1", [userID]).single)
+        return (try row.decode(column: "provider"), try row.decode(column: "subject"))
+    }
+
+    @Test("a Credential Manager token (aud the web client id, azp the Android one) signs in; both spellings of Google's iss; the user is found by (google, sub)")
+    func googleSignsIn() async throws {
+        try await Self.withGoogle { fixture, google, client in
+            let first = try await client.postJSON("/auth/google/exchange", ["id_token": try google.idToken(subject: "g-1")])
+            #expect(first.status == .ok, "\(first.json)")
+            let second = try await client.postJSON("/auth/google/exchange", [
+                "id_token": try google.idToken(subject: "g-1", issuer: "accounts.google.com"),
+            ])
+            #expect(second.status == .ok, "\(second.json)")
+            #expect(try AppleTestRig.userID(fixture, first.json) == AppleTestRig.userID(fixture, second.json))
+            #expect(try await Self.identity(fixture, first.json) == ("google", "g-1"))
+            // The same `sub` at Apple is another person.
+            let apple = try await AppleTestRig.signIn(client, fixture, subject: "g-1", code: nil)
+            #expect(try AppleTestRig.userID(fixture, apple) != AppleTestRig.userID(fixture, first.json))
+            #expect(first.json["id_token"] != nil && first.json["refresh_token"] != nil)
+        }
+    }
+
+    @Test("refused as invalid_grant: another audience, an unlisted azp, another issuer, a forged signature, a raw nonce claim", arguments: [
+        "audience", "azp", "issuer", "forged", "raw-nonce",
+    ])
+    func refusals(_ kind: String) async throws {
+        try await Self.withGoogle { fixture, google, client in
+            var body: [String: Any] = [:]
+            switch kind {
+            case "audience": body["id_token"] = try google.idToken(subject: "g-2", audience: FakeGoogleServer.androidClientID)
+            case "azp": body["id_token"] = try google.idToken(subject: "g-2", azp: "999-other.apps.googleusercontent.com")
+            case "issuer": body["id_token"] = try google.idToken(subject: "g-2", issuer: "https://appleid.apple.com")
+            case "forged": body["id_token"] = try fixture.apple.identityToken(subject: "g-2", audience: FakeGoogleServer.webClientID, overrides: ["iss": "https://accounts.google.com"])
+            default:
+                // The claim must be the hash of the raw nonce sent here, not the raw nonce.
+                body["id_token"] = try google.idToken(subject: "g-2", extra: ["nonce": "raw-nonce"])
+                body["nonce"] = "raw-nonce"
+            }
+            let response = try await client.postJSON("/auth/google/exchange", body)
+            #expect(response.status == .badRequest)
+            #expect(response.json["error"] as? String == "invalid_grant")
+            #expect(try await fixture.count("users") == 0, "nothing stored")
+        }
+    }
+
+    @Test("the hashed nonce rule of the Apple exchange: hex(SHA-256(nonce)) in the token, the raw nonce in the request")
+    func hashedNonce() async throws {
+        try await Self.withGoogle { _, google, client in
+            let response = try await client.postJSON("/auth/google/exchange", [
+                "id_token": try google.idToken(subject: "g-3", nonce: "n-123"), "nonce": "n-123",
+            ])
+            #expect(response.status == .ok, "\(response.json)")
+            let missing = try await client.postJSON("/auth/google/exchange", ["id_token": try google.idToken(subject: "g-3", nonce: "n-123")])
+            #expect(missing.json["error"] as? String == "invalid_grant", "a token that carries a nonce needs the request's")
+        }
+    }
+
+    @Test("hosted_domain: only tokens of that Workspace domain")
+    func hostedDomain() async throws {
+        try await Self.withGoogle(["hosted_domain": "example.com"]) { _, google, client in
+            let other = try await client.postJSON("/auth/google/exchange", ["id_token": try google.idToken(subject: "g-4")])
+            #expect(other.json["error"] as? String == "invalid_grant")
+            let member = try await client.postJSON("/auth/google/exchange", ["id_token": try google.idToken(subject: "g-4", extra: ["hd": "example.com"])])
+            #expect(member.status == .ok, "\(member.json)")
+        }
+    }
+
+    @Test("a provider that is not configured is a 404 in RFC 6749 JSON")
+    func unknownProvider() async throws {
+        try await Self.withGoogle { _, google, client in
+            let response = try await client.postJSON("/auth/facebook/exchange", ["id_token": try google.idToken(subject: "g-5")])
+            #expect(response.status == .notFound)
+            #expect(response.json["error"] as? String == "invalid_request")
+        }
+    }
+
+    @Test("the RFC 8693 grant takes a Google token too, choosing the provider by its iss")
+    func tokenExchangeGrant() async throws {
+        try await Self.withGoogle { fixture, google, client in
+            let response = try await client.postForm("/oauth2/token", [
+                ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"),
+                ("subject_token", try google.idToken(subject: "g-6")),
+                ("subject_token_type", "urn:ietf:params:oauth:token-type:id_token"),
+                ("client_id", "clanboards-mobile"),
+            ])
+            #expect(response.status == .ok, "\(response.json)")
+            #expect(try await Self.identity(fixture, response.json) == ("google", "g-6"))
+        }
+    }
+
+    @Test("discovery lists google_exchange_endpoint beside apple_exchange_endpoint")
+    func discovery() async throws {
+        try await Self.withGoogle { fixture, _, client in
+            let response = try await client.execute(uri: "/.well-known/openid-configuration", method: .get)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            let base = fixture.configuration.issuerURL.absoluteString
+            #expect(document["google_exchange_endpoint"] as? String == base + "/auth/google/exchange")
+            #expect(document["apple_exchange_endpoint"] as? String == base + "/auth/apple/exchange")
+        }
+    }
+
+    @Test("kind oidc: the keys are found through the provider's discovery document, fetched once for many sign-ins")
+    func oidcDiscovery() async throws {
+        let clock = ManualClock(Date())
+        try await FakeGoogleServer.with(clock: clock) { provider in
+            let file = try FakeGoogleServer.providersFile([[
+                "id": "corp", "kind": "oidc", "issuer": provider.issuer, "native_audiences": ["corp-app"],
+            ]])
+            defer { TestDirectories.remove(file) }
+            try await withIssuer(environment: ["ISSUER_PROVIDERS_FILE": file.path], clock: clock) { fixture in
+                try await buildApplication(Self.overHTTP(fixture)).test(.router) { client in
+                    for subject in ["c-1", "c-2", "c-1"] {
+                        let response = try await client.postJSON("/auth/corp/exchange", [
+                            "id_token": try provider.idToken(subject: subject, issuer: provider.issuer, audience: "corp-app", azp: nil),
+                        ])
+                        #expect(response.status == .ok, "\(response.json)")
+                    }
+                }
+                #expect(try await fixture.count("identities WHERE provider = 'corp'") == 2)
+            }
+            #expect(provider.state.withLock { ($0.discoveryFetches, $0.jwksFetches) } == (1, 1))
+        }
+    }
+}
