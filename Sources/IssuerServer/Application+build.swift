@@ -100,6 +100,7 @@ func buildRouters(
     ProviderExchangeEndpoint(exchanges: services.exchanges, metrics: dependencies.metrics).register(on: routes)
     AuthorizationEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
     AppleCallbackEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
+    ProviderCallbackEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
     LogoutEndpoint(endSession: services.endSession).register(on: routes)
     TokenEndpoint(
         exchanges: services.exchanges, refresh: services.refresh, authorizationCode: services.authorizationCode,

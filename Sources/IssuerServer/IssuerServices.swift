@@ -65,17 +65,29 @@ struct IssuerServices: Sendable {
         // docs/reference.md, "Google and other OpenID providers": each provider is the same
         // exchange, configured by its settings; its keys found through its discovery document
         // unless configured.
-        exchanges = ProviderExchanges(apple: appleExchange, others: configuration.providers.providers.map { settings in
+        // docs/reference.md, "Google and other OpenID providers": each provider is the same
+        // verifier and key cache, configured by its settings, its keys found through its
+        // discovery document unless configured; the native exchange and the hosted flow share them.
+        let base = issuerURL.hasSuffix("/") ? String(issuerURL.dropLast()) : issuerURL
+        var providerExchanges: [IdentityExchange] = []
+        var hostedProviders: [HostedProvider] = []
+        for settings in configuration.providers.providers {
             let endpoints = ProviderEndpoints(settings: settings, fetcher: dependencies.jwksFetcher, clock: clock)
             let keys = RemoteJWKSCache(
                 source: settings.jwksURI?.absoluteString ?? "the jwks_uri of \(settings.issuer)",
                 locate: { try await endpoints.resolve().jwksURI }, fetcher: dependencies.jwksFetcher, clock: clock, logger: logger,
                 onFetch: { metrics.recordJWKSFetch(provider: settings.id, succeeded: $0) })
-            return IdentityExchange(
-                verifier: IdentityTokenVerifier(provider: IdentityProvider(settings), keys: keys, clock: clock),
-                audiences: settings.nativeAudiences.isEmpty ? nil : Set(settings.nativeAudiences), noncePolicy: NoncePolicy(),
-                clients: configuration.clients, store: signIns, responder: responder)
-        })
+            let providerVerifier = IdentityTokenVerifier(provider: IdentityProvider(settings), keys: keys, clock: clock)
+            providerExchanges.append(IdentityExchange(
+                verifier: providerVerifier, audiences: settings.nativeAudiences.isEmpty ? nil : Set(settings.nativeAudiences),
+                noncePolicy: NoncePolicy(), clients: configuration.clients, store: signIns, responder: responder))
+            if let clientID = settings.clientID, let secret = settings.clientSecret {
+                hostedProviders.append(HostedProvider(
+                    name: settings.id, clientID: clientID, clientSecret: secret, scopes: settings.scopes,
+                    callbackURL: base + "/auth/\(settings.id)/callback", endpoints: endpoints, verifier: providerVerifier))
+            }
+        }
+        exchanges = ProviderExchanges(apple: appleExchange, others: providerExchanges)
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
             secret: dependencies.serverSecret, responder: responder, clock: clock,
@@ -85,7 +97,6 @@ struct IssuerServices: Sendable {
             revocation: sessions, clients: configuration.clients, verifier: accessTokens, ring: ring, clock: clock)
         userInfo = UserInfoService(pool: dependencies.pool, verifier: accessTokens, ring: ring, clock: clock)
 
-        let base = issuerURL.hasSuffix("/") ? String(issuerURL.dropLast()) : issuerURL
         let callbackURL = base + Route.appleCallback.path
         let custody = appleCustody
         hostedSignIn = HostedSignIn(
@@ -94,7 +105,7 @@ struct IssuerServices: Sendable {
                     servicesID: servicesID, authorizeURL: configuration.appleAuthorizeURL.absoluteString,
                     callbackURL: callbackURL)
             },
-            issuer: issuerURL, clients: configuration.clients,
+            providers: hostedProviders, transport: dependencies.appleTransport, issuer: issuerURL, clients: configuration.clients,
             sealer: AuthorizationStateSealer(secret: dependencies.serverSecret, clock: clock), verifier: verifier,
             store: signIns, clock: clock,
             // docs/reference.md, "Apple token custody": Apple's one-time code from the form post, redeemed for Apple's refresh

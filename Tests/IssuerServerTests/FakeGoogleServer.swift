@@ -14,7 +14,22 @@ final class FakeGoogleServer: Sendable {
     struct State {
         var discoveryFetches = 0
         var jwksFetches = 0
+        /// Codes the "user" got by signing in, and what each was issued for.
+        var codes: [String: IssuedCode] = [:]
+        /// Every form the token endpoint received, for tests to inspect.
+        var tokenRequests: [[String: String]] = []
     }
+
+    /// What a code was issued for, as the provider remembers it.
+    struct IssuedCode {
+        var subject: String
+        var nonce: String
+        var challenge: String
+        var clientID: String
+        var redirectURI: String
+    }
+
+    static let clientSecret = "google-client-secret"
 
     let keys: FakeAppleKeys
     let port: Int
@@ -52,6 +67,10 @@ final class FakeGoogleServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
                             body: .init(byteBuffer: ByteBuffer(bytes: server.keys.jwksJSON)))
         }
+        router.post("/token") { request, _ -> Response in
+            let server = box.withLock { $0! }
+            return try await server.token(request)
+        }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let server = FakeGoogleServer(keys: keys, port: client.port!)
@@ -72,6 +91,41 @@ final class FakeGoogleServer: Sendable {
         return try keys.identityToken(subject: subject, audience: audience, nonce: nonce, email: "someone@gmail.com", overrides: overrides)
     }
 
+    /// The user signs in at the provider, which sends the browser back with a code for the
+    /// request the issuer made (its query: `nonce`, `code_challenge`, `client_id`, `redirect_uri`).
+    func issueCode(subject: String, for request: [String: String]) -> String {
+        let code = "g-code-" + UUID().uuidString
+        state.withLock {
+            $0.codes[code] = IssuedCode(
+                subject: subject, nonce: request["nonce"] ?? "", challenge: request["code_challenge"] ?? "",
+                clientID: request["client_id"] ?? "", redirectURI: request["redirect_uri"] ?? "")
+        }
+        return code
+    }
+
+    /// RFC 6749 §4.1.3 with RFC 7636 §4.6 and `client_secret_post`, as Google's token endpoint checks them.
+    private func token(_ request: Request) async throws -> Response {
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        var form: [String: String] = [:]
+        for pair in String(buffer: body).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            form[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        let issued = state.withLock { state in
+            state.tokenRequests.append(form)
+            return form["code"].flatMap { state.codes.removeValue(forKey: $0) }
+        }
+        guard let issued, form["grant_type"] == "authorization_code", form["client_id"] == issued.clientID,
+              form["client_secret"] == Self.clientSecret, form["redirect_uri"] == issued.redirectURI,
+              let verifier = form["code_verifier"], PKCE.challenge(forVerifier: verifier) == issued.challenge
+        else { return Self.json(["error": "invalid_grant"], status: .badRequest) }
+        return Self.json([
+            "access_token": "ya29.provider-access", "token_type": "Bearer", "expires_in": "3599",
+            "refresh_token": "1//provider-refresh",
+            "id_token": try idToken(subject: issued.subject, issuer: issuer, audience: issued.clientID, azp: issued.clientID, extra: ["nonce": issued.nonce]),
+        ])
+    }
+
     /// A providers file with one provider built from `entry`.
     static func providersFile(_ entries: [[String: Any]]) throws -> URL {
         let file = TestDirectories.make("providers.json")
@@ -80,8 +134,8 @@ final class FakeGoogleServer: Sendable {
         return file
     }
 
-    private static func json(_ object: [String: String]) -> Response {
+    private static func json(_ object: [String: String], status: HTTPResponse.Status = .ok) -> Response {
         let data = try! JSONSerialization.data(withJSONObject: object)
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -13,11 +13,15 @@ import TestSupport
 struct RouteTableTests {
     @Test("every route of the table is served at its place, under the issuer's path or at the root")
     func everyRouteServed() async throws {
-        try await withIssuer(environment: ["ISSUER_URL": "http://127.0.0.1:8080/oidc"]) { fixture in
+        let providers = try FakeGoogleServer.providersFile([[
+            "id": "google", "kind": "google", "native_audiences": ["web"], "client_id": "web", "client_secret": "s",
+        ]])
+        defer { TestDirectories.remove(providers) }
+        try await withIssuer(environment: ["ISSUER_URL": "http://127.0.0.1:8080/oidc", "ISSUER_PROVIDERS_FILE": providers.path]) { fixture in
             try await fixture.test { client in
                 for route in Route.allCases {
-                    // A path parameter names a provider that is configured (Apple always is).
-                    let path = route.registeredPath(prefix: "/oidc").replacingOccurrences(of: "{provider}", with: "apple")
+                    // A path parameter names a provider that is configured.
+                    let path = route.registeredPath(prefix: "/oidc").replacingOccurrences(of: "{provider}", with: "google")
                     let response = try await client.executeRequest(
                         uri: path, method: route.methods[0], headers: [.contentType: "application/x-www-form-urlencoded"],
                         body: route.methods[0] == .post ? ByteBuffer(string: "") : nil)
@@ -75,7 +79,7 @@ struct RouteTableTests {
         for route in Route.allCases {
             #expect(table.route(matched: RouterPath(route.registeredPath(prefix: "/oidc")).description) == route)
         }
-        #expect(Set(Route.allCases.filter(\.isRateLimited)) == [.appleExchange, .providerExchange, .token, .revocation, .authorization, .appleCallback, .logout])
+        #expect(Set(Route.allCases.filter(\.isRateLimited)) == [.appleExchange, .providerExchange, .token, .revocation, .authorization, .appleCallback, .providerCallback, .logout])
         #expect(Route.allCases.filter { $0.placement == .root }.allSatisfy { $0.errorStyle == .plain && !$0.isRateLimited })
     }
 }

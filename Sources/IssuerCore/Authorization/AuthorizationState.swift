@@ -2,8 +2,9 @@ import Crypto
 import Foundation
 import JOSE
 
-/// What travels through Apple as the `state` of the hosted flow (docs/reference.md, "Hosted sign-in"): the client's
-/// request, the nonce we gave Apple, and an expiry, sealed with AES-GCM under the server
+/// What travels through the provider (Apple, Google, …) as the `state` of the hosted flow
+/// (docs/reference.md, "Hosted sign-in"): the client's request, the nonce we gave the provider,
+/// the PKCE verifier of our own code request to it, and an expiry, sealed with AES-GCM under the server
 /// secret's `hosted-flow-state` subkey. Sealed, not stored: any process of the fleet opens it
 /// (they share the secret), nothing is written before the user comes back, and neither the
 /// browser nor Apple can read or alter it.
@@ -13,24 +14,34 @@ public struct AuthorizationState: Codable, Sendable, Equatable {
 
     /// The client's request, validated.
     public var request: AuthorizationRequest
-    /// The raw nonce whose SHA-256 was sent to Apple; Apple's identity token must carry it.
-    public var appleNonce: String
+    /// The raw nonce whose SHA-256 was sent to the provider; its ID token must carry that hash.
+    public var providerNonce: String
+    /// RFC 7636 `code_verifier` of the issuer's own code request to a provider other than Apple
+    /// (whose `form_post` answer needs none); nil in a state sealed before providers existed.
+    public var providerVerifier: String?
     /// Seconds since 1970 after which the state is refused.
     public var expiresAt: Int
 
     enum CodingKeys: String, CodingKey {
         case request = "q"
-        case appleNonce = "an"
+        case providerNonce = "an"
+        case providerVerifier = "pv"
         case expiresAt = "x"
     }
 
-    /// A new state for `request`, expiring `lifetime` after `now`, with a fresh Apple nonce.
+    /// A new state for `request`, expiring `lifetime` after `now`, with a fresh nonce and verifier.
     public init(request: AuthorizationRequest, now: Date) {
         self.request = request
+        self.providerNonce = Self.random256()
+        self.providerVerifier = Self.random256()
+        self.expiresAt = Int(now.addingTimeInterval(Self.lifetime.timeInterval).timeIntervalSince1970)
+    }
+
+    /// 256 random bits, base64url (43 characters: a valid RFC 7636 verifier too).
+    private static func random256() -> String {
         var generator = SystemRandomNumberGenerator()
         var words = (generator.next() as UInt64, generator.next() as UInt64, generator.next() as UInt64, generator.next() as UInt64)
-        self.appleNonce = withUnsafeBytes(of: &words) { Base64URL.encode($0) }
-        self.expiresAt = Int(now.addingTimeInterval(Self.lifetime.timeInterval).timeIntervalSince1970)
+        return withUnsafeBytes(of: &words) { Base64URL.encode($0) }
     }
 }
 

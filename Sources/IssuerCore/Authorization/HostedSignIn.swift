@@ -3,10 +3,11 @@ import Foundation
 import JOSE
 import Logging
 
-/// The hosted Authorization Code flow through Sign in with Apple on the web (docs/reference.md, "Hosted sign-in"), without
-/// HTTP: the authorization endpoint's decision (send the browser to Apple, show a page, or
-/// redirect an error to the client) and the callback's (verify Apple's form post, sign in, and
-/// redirect the client with a one-time code).
+/// The hosted Authorization Code flow (docs/reference.md, "Hosted sign-in") through Sign in with
+/// Apple on the web or any provider of `ISSUER_PROVIDERS_FILE`, without HTTP: the authorization
+/// endpoint's decision (send the browser to a provider, show the chooser or a page, or redirect an
+/// error to the client) and the callbacks' (verify the provider's answer, sign in, and redirect
+/// the client with a one-time code). Every provider ends in the same sign-in step.
 public struct HostedSignIn: Sendable {
     /// What the endpoint answers the browser.
     public enum Outcome: Sendable, Equatable {
@@ -15,6 +16,14 @@ public struct HostedSignIn: Sendable {
         /// A plain page with this status and text: the redirect URI is not (or no longer) known,
         /// so nothing may be redirected (RFC 6749 §4.1.2.1).
         case page(status: Int, message: String)
+        /// A plain page with one link per provider, each carrying the same sealed state.
+        case choose([Choice])
+    }
+
+    /// One button of the chooser page.
+    public struct Choice: Sendable, Equatable {
+        public var label: String
+        public var url: String
     }
 
     /// The Apple side of the flow (docs/reference.md, "Configuration").
@@ -39,6 +48,10 @@ public struct HostedSignIn: Sendable {
     public typealias AppleCodeHandler = @Sendable (_ code: String, _ clientID: String, _ userID: UUID, _ logger: Logger) async -> Void
 
     private let apple: Apple?
+    /// The other providers that serve the hosted flow, in the providers file's order.
+    private let providers: [HostedProvider]
+    /// Posts our code requests to providers' token endpoints.
+    private let transport: (any AppleHTTPTransport)?
     /// `ISSUER_URL`, sent back as `iss` on every redirect to the client (RFC 9207 §2).
     private let issuer: String
     private let clients: ClientRegistry
@@ -48,13 +61,19 @@ public struct HostedSignIn: Sendable {
     private let clock: any WallClock
     private let onAppleCode: AppleCodeHandler?
 
-    /// - Parameter apple: nil when `ISSUER_APPLE_SERVICES_ID` is unset: both steps answer 503.
-    /// - Parameter issuer: `ISSUER_URL`, as the tokens' `iss`.
+    /// - Parameters:
+    ///   - apple: nil when `ISSUER_APPLE_SERVICES_ID` is unset.
+    ///   - providers: the other providers with a client of their own; with neither, every step answers 503.
+    ///   - transport: posts code requests to those providers' token endpoints.
+    ///   - issuer: `ISSUER_URL`, as the tokens' `iss`.
     public init(
-        apple: Apple?, issuer: String, clients: ClientRegistry, sealer: AuthorizationStateSealer, verifier: IdentityTokenVerifier,
-        store: SignInStore, clock: any WallClock, onAppleCode: AppleCodeHandler? = nil
+        apple: Apple?, providers: [HostedProvider] = [], transport: (any AppleHTTPTransport)? = nil, issuer: String,
+        clients: ClientRegistry, sealer: AuthorizationStateSealer, verifier: IdentityTokenVerifier, store: SignInStore,
+        clock: any WallClock, onAppleCode: AppleCodeHandler? = nil
     ) {
         self.apple = apple
+        self.providers = providers
+        self.transport = transport
         self.issuer = issuer
         self.clients = clients
         self.sealer = sealer
@@ -65,24 +84,68 @@ public struct HostedSignIn: Sendable {
     }
 
     static let notConfigured = Outcome.page(
-        status: 503, message: "Sign in with Apple on the web is not configured on this server (ISSUER_APPLE_SERVICES_ID is unset).")
+        status: 503, message: "Sign-in on the web is not configured on this server (no ISSUER_APPLE_SERVICES_ID and no provider with a client secret).")
 
-    /// `GET /oauth2/authorize`: validate, seal the request into a state, send the browser to Apple.
-    public func authorize(_ parameters: [String: String], repeated: Set<String>) -> Outcome {
-        guard let apple else { return Self.notConfigured }
+    /// The names of the providers the hosted flow can use, Apple first.
+    private var available: [String] { (apple == nil ? [] : ["apple"]) + providers.map(\.name) }
+
+    /// `GET /oauth2/authorize`: validate, seal the request into a state, then send the browser to
+    /// the provider the request names (`provider`, or `idp_hint`), to the only one there is, or to
+    /// a chooser page whose links all carry that state.
+    public func authorize(_ parameters: [String: String], repeated: Set<String>) async -> Outcome {
+        guard !available.isEmpty else { return Self.notConfigured }
         switch AuthorizationRequest.validate(parameters, repeated: repeated, clients: clients) {
         case .untrusted(let message):
             return .page(status: 400, message: message)
         case .redirect(let redirectURI, let error, let description, let state):
             return toClient(redirectURI, [("error", error.rawValue), ("error_description", description), ("state", state)])
         case .valid(let request):
+            let requested = parameters["provider"] ?? parameters["idp_hint"]
+            if let requested, !available.contains(requested) {
+                return toClient(request.redirectURI, [
+                    ("error", OAuthError.Code.invalidRequest.rawValue),
+                    ("error_description", "The provider is not one this server offers."), ("state", request.state),
+                ])
+            }
             let state = AuthorizationState(request: request, now: clock.now)
-            return .redirect(RedirectURI.adding([
-                ("response_type", "code id_token"), ("response_mode", "form_post"), ("client_id", apple.servicesID),
-                ("redirect_uri", apple.callbackURL), ("scope", "name email"), ("state", sealer.seal(state)),
-                ("nonce", NoncePolicy.hashed(state.appleNonce)),
-            ], to: apple.authorizeURL))
+            let sealed = sealer.seal(state)
+            if let chosen = requested ?? (available.count == 1 ? available[0] : nil) {
+                guard let url = await authorizationURL(chosen, state: state, sealed: sealed) else {
+                    return toClient(request.redirectURI, [
+                        ("error", OAuthError.Code.temporarilyUnavailable.rawValue),
+                        ("error_description", "The provider cannot be reached; try again shortly."), ("state", request.state),
+                    ])
+                }
+                return .redirect(url)
+            }
+            var choices: [Choice] = []
+            for name in available {
+                if let url = await authorizationURL(name, state: state, sealed: sealed) {
+                    choices.append(Choice(label: name == "apple" ? "Apple" : providers.first { $0.name == name }?.displayName ?? name, url: url))
+                }
+            }
+            return .choose(choices)
         }
+    }
+
+    /// Where to send the browser for `name`; nil when that provider's endpoints cannot be found.
+    private func authorizationURL(_ name: String, state: AuthorizationState, sealed: String) async -> String? {
+        if name == "apple", let apple {
+            return RedirectURI.adding([
+                ("response_type", "code id_token"), ("response_mode", "form_post"), ("client_id", apple.servicesID),
+                ("redirect_uri", apple.callbackURL), ("scope", "name email"), ("state", sealed),
+                ("nonce", NoncePolicy.hashed(state.providerNonce)),
+            ], to: apple.authorizeURL)
+        }
+        guard let provider = providers.first(where: { $0.name == name }), let verifier = state.providerVerifier,
+              let endpoint = try? await provider.endpoints.resolve().authorizationEndpoint
+        else { return nil }
+        return RedirectURI.adding([
+            ("response_type", "code"), ("client_id", provider.clientID), ("redirect_uri", provider.callbackURL),
+            ("scope", provider.scopes.joined(separator: " ")), ("state", sealed),
+            ("nonce", NoncePolicy.hashed(state.providerNonce)),
+            ("code_challenge", PKCE.challenge(forVerifier: verifier)), ("code_challenge_method", "S256"),
+        ], to: endpoint.absoluteString)
     }
 
     /// `POST /auth/apple/callback`: Apple's `form_post` (`state`, `code`, `id_token`, `user` on
@@ -91,21 +154,13 @@ public struct HostedSignIn: Sendable {
         _ form: [String: String], userAgent: String?, clientIP: String?, logger: Logger
     ) async -> Outcome {
         guard let apple else { return Self.notConfigured }
-        let state: AuthorizationState
-        do {
-            state = try sealer.open(form["state"] ?? "")
-        } catch {
-            logger.info("hosted sign-in refused", metadata: ["reason": "state \(error)"])
-            return .page(status: 400, message: "This sign-in link is invalid or has expired. Start again from the app.")
+        let opened: (state: AuthorizationState, client: OAuthClient)
+        switch open(form["state"], logger: logger) {
+        case .success(let value): opened = value
+        case .failure(let refusal): return refusal.outcome
         }
-        let request = state.request
-        func fail(_ code: OAuthError.Code, _ description: String, _ reason: String) -> Outcome {
-            logger.info("hosted sign-in refused", metadata: ["reason": "\(reason)", "client_id": "\(request.clientID)"])
-            return toClient(request.redirectURI, [("error", code.rawValue), ("error_description", description), ("state", request.state)])
-        }
-        guard let client = clients.client(id: request.clientID), client.redirectURIs.contains(request.redirectURI) else {
-            return .page(status: 400, message: "The client of this sign-in is no longer registered.")
-        }
+        let (state, client) = opened
+        let fail = failure(state.request, logger: logger)
         if let error = form["error"] {
             // Apple's `user_cancelled_authorize` and anything else it reports end the same way.
             return fail(.accessDenied, "The user did not complete Sign in with Apple.", "apple error \(error.prefix(64))")
@@ -117,7 +172,7 @@ public struct HostedSignIn: Sendable {
         do {
             identity = try await verifier.verify(
                 idToken, audiences: client.accepts(appleAudience: apple.servicesID) ? [apple.servicesID] : [],
-                nonce: state.appleNonce, noncePolicy: NoncePolicy(required: true))
+                nonce: state.providerNonce, noncePolicy: NoncePolicy(required: true))
         } catch .keysUnavailable(let reason) {
             return fail(.temporarilyUnavailable, "Apple cannot be reached; try again shortly.", "apple keys: \(reason)")
         } catch {
@@ -131,16 +186,140 @@ public struct HostedSignIn: Sendable {
             }
         }
         let name = AppleUserJSON(form["user"])
+        return await complete(
+            identity, givenName: name.givenName, familyName: name.familyName, state: state, client: client,
+            userAgent: userAgent, clientIP: clientIP, logger: logger
+        ) { userID in
+            // Apple's code is bounded as the native exchange bounds it; an odd one is not worth a
+            // failed sign-in, only not worth sending to Apple.
+            if let appleCode = form["code"], appleCode.utf8.count <= AppleTokenCustody.maximumCodeLength,
+               !appleCode.containsControlCharacters, let onAppleCode {
+                await onAppleCode(appleCode, apple.servicesID, userID, logger)
+            }
+        }
+    }
+
+    /// `GET /auth/{provider}/callback`: a provider's redirect after the user signed in there
+    /// (`code` and `state`, or `error`). The issuer redeems the code at the provider's token
+    /// endpoint with its client secret and PKCE verifier, verifies the ID token in the answer
+    /// (audience: its client id; the nonce it sent), and keeps nothing else of the answer: no
+    /// provider access or refresh token is stored.
+    public func providerCallback(
+        _ name: String, query: [String: String], userAgent: String?, clientIP: String?, logger: Logger
+    ) async -> Outcome {
+        guard let provider = providers.first(where: { $0.name == name }), let transport else {
+            return .page(status: 404, message: "No provider of that name signs people in here.")
+        }
+        let opened: (state: AuthorizationState, client: OAuthClient)
+        switch open(query["state"], logger: logger) {
+        case .success(let value): opened = value
+        case .failure(let refusal): return refusal.outcome
+        }
+        let (state, client) = opened
+        let fail = failure(state.request, logger: logger)
+        let display = provider.displayName
+        if let error = query["error"] {
+            return fail(.accessDenied, "The user did not complete sign-in with \(display).", "\(name) error \(error.prefix(64))")
+        }
+        guard let code = query["code"], code.utf8.count <= 4096, !code.containsControlCharacters, let verifier = state.providerVerifier else {
+            return fail(.accessDenied, "\(display) returned no usable code.", "no code")
+        }
+        // A replayed callback is refused before the provider's code is spent on it.
+        if (try? await store.isSpent(stateHash: Self.stateHash(state))) == true {
+            logger.info("hosted sign-in refused", metadata: ["reason": "state already used", "client_id": "\(state.request.clientID)"])
+            return .page(status: 400, message: "This sign-in link was already used. Start again from the app.")
+        }
+        let idToken: String
+        do {
+            guard let tokenEndpoint = try await provider.endpoints.resolve().tokenEndpoint else {
+                return fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "no token endpoint")
+            }
+            let answer = try await transport.postForm(to: tokenEndpoint, fields: [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", provider.callbackURL),
+                ("client_id", provider.clientID), ("client_secret", provider.clientSecret.revealed), ("code_verifier", verifier),
+            ], timeout: .seconds(5))
+            guard answer.status == 200 else {
+                // A refused code (`invalid_grant`) is the user's sign-in failing; anything else the provider's outage.
+                return answer.status == 400
+                    ? fail(.accessDenied, "\(display) did not accept the sign-in.", "\(name) token endpoint HTTP 400 \(answer.oauthError ?? "")")
+                    : fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "\(name) token endpoint HTTP \(answer.status)")
+            }
+            guard let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
+                  let token = object["id_token"] as? String
+            else { return fail(.accessDenied, "\(display) returned no ID token.", "\(name) answer without id_token") }
+            idToken = token
+        } catch {
+            return fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "\(name) token endpoint: \(error)")
+        }
+        let identity: ExternalIdentity
+        do {
+            identity = try await provider.verifier.verify(
+                idToken, audiences: [provider.clientID], nonce: state.providerNonce, noncePolicy: NoncePolicy(required: true))
+        } catch .keysUnavailable(let reason) {
+            return fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "\(name) keys: \(reason)")
+        } catch {
+            return fail(.accessDenied, "Sign-in with \(display) could not be verified.", "\(error)")
+        }
+        return await complete(
+            identity, givenName: nil, familyName: nil, state: state, client: client, userAgent: userAgent, clientIP: clientIP,
+            logger: logger) { _ in }
+    }
+
+    /// Opens a callback's sealed state and finds its client, or the page that says why not.
+    private func open(_ sealed: String?, logger: Logger) -> Result<(state: AuthorizationState, client: OAuthClient), OutcomeError> {
+        let state: AuthorizationState
+        do {
+            state = try sealer.open(sealed ?? "")
+        } catch {
+            logger.info("hosted sign-in refused", metadata: ["reason": "state \(error)"])
+            return .failure(OutcomeError(.page(status: 400, message: "This sign-in link is invalid or has expired. Start again from the app.")))
+        }
+        guard let client = clients.client(id: state.request.clientID), client.redirectURIs.contains(state.request.redirectURI) else {
+            return .failure(OutcomeError(.page(status: 400, message: "The client of this sign-in is no longer registered.")))
+        }
+        return .success((state, client))
+    }
+
+    /// What marks a state spent: the SHA-256 of its nonce, unique to it.
+    private static func stateHash(_ state: AuthorizationState) -> [UInt8] {
+        Array(SHA256.hash(data: Data(state.providerNonce.utf8)))
+    }
+
+    /// An outcome that ends a callback early.
+    private struct OutcomeError: Error {
+        let outcome: Outcome
+        init(_ outcome: Outcome) { self.outcome = outcome }
+    }
+
+    /// How a callback reports a failure once the client's redirect URI is trusted: an RFC 6749
+    /// §4.1.2.1 error to the client, and a log line with the reason.
+    private func failure(
+        _ request: AuthorizationRequest, logger: Logger
+    ) -> (_ code: OAuthError.Code, _ description: String, _ reason: String) -> Outcome {
+        { code, description, reason in
+            logger.info("hosted sign-in refused", metadata: ["reason": "\(reason)", "client_id": "\(request.clientID)"])
+            return toClient(request.redirectURI, [("error", code.rawValue), ("error_description", description), ("state", request.state)])
+        }
+    }
+
+    /// What every provider's callback ends in (docs/reference.md, "Hosted sign-in"): the sign-in,
+    /// the state spent and a one-time code stored in one statement, then the client's redirect.
+    /// `afterSignIn` runs once the user exists (Apple's code goes to custody).
+    private func complete(
+        _ identity: ExternalIdentity, givenName: String?, familyName: String?, state: AuthorizationState, client: OAuthClient,
+        userAgent: String?, clientIP: String?, logger: Logger, afterSignIn: (UUID) async -> Void
+    ) async -> Outcome {
+        let request = state.request
         let outcome: (signIn: SignIn, code: AuthorizationCode)
         do {
             outcome = try await store.signIn(
                 SignInRequest(
-                    identity: identity, givenName: name.givenName, familyName: name.familyName, clientID: client.clientID,
+                    identity: identity, givenName: givenName, familyName: familyName, clientID: client.clientID,
                     scopes: request.scopes, nonce: request.nonce,
                     userAgent: userAgent.map { $0.truncated(toUTF8Bytes: IdentityExchange.Request.maximumUserAgentLength).escapingControlCharacters },
                     clientIP: clientIP),
                 authorization: request, codeLifetime: AuthorizationCode.lifetime,
-                stateHash: Array(SHA256.hash(data: Data(state.appleNonce.utf8))),
+                stateHash: Self.stateHash(state),
                 stateExpiresAt: Date(timeIntervalSince1970: TimeInterval(state.expiresAt)))
         } catch is SignInStore.StateAlreadySpent {
             // A replayed callback: the state signed someone in already (docs/reference.md, "Hosted sign-in").
@@ -148,20 +327,16 @@ public struct HostedSignIn: Sendable {
             return .page(status: 400, message: "This sign-in link was already used. Start again from the app.")
         } catch {
             let mapped = OAuthError.storage(error)
-            return fail(mapped.code == .temporarilyUnavailable ? .temporarilyUnavailable : .serverError,
-                        mapped.code == .temporarilyUnavailable ? "The service is briefly unavailable; try again." : "The sign-in could not be completed.",
-                        "storage: \(error)")
+            return failure(request, logger: logger)(
+                mapped.code == .temporarilyUnavailable ? .temporarilyUnavailable : .serverError,
+                mapped.code == .temporarilyUnavailable ? "The service is briefly unavailable; try again." : "The sign-in could not be completed.",
+                "storage: \(error)")
         }
         logger.info("signed in", metadata: [
             "provider": "\(identity.provider)", "sub": "\(outcome.signIn.user.subject)", "sid": "\(outcome.signIn.sessionID)",
             "client_id": "\(client.clientID)", "flow": "hosted",
         ])
-        // Apple's code is bounded as the native exchange bounds it; an odd one is not worth a
-        // failed sign-in, only not worth sending to Apple.
-        if let appleCode = form["code"], appleCode.utf8.count <= AppleTokenCustody.maximumCodeLength,
-           !appleCode.containsControlCharacters, let onAppleCode {
-            await onAppleCode(appleCode, apple.servicesID, outcome.signIn.user.id, logger)
-        }
+        await afterSignIn(outcome.signIn.user.id)
         return toClient(request.redirectURI, [("code", outcome.code.value), ("state", request.state)])
     }
 

@@ -107,6 +107,13 @@ public struct SignInStore: Sendable {
     /// The hosted flow's state was used before: a replayed callback.
     public struct StateAlreadySpent: Error {}
 
+    /// Whether a hosted flow's state signed someone in already: asked before a callback spends
+    /// a provider's code on a replay. The sign-in statement still decides, atomically.
+    public func isSpent(stateHash: [UInt8]) async throws -> Bool {
+        try await pool.query("SELECT EXISTS (SELECT 1 FROM spent_authorization_states WHERE state_hash = $1) AS spent", [stateHash])
+            .single?.decode(Bool.self, column: "spent") ?? false
+    }
+
     /// Signs the user in; throws `PostgresError` (the caller maps unavailability to 503).
     public func signIn(_ request: SignInRequest) async throws -> SignIn {
         let refreshToken = RefreshToken.generate()

@@ -61,6 +61,22 @@ struct HTMLPage {
         return escaped
     }
 
+    /// The hosted flow's provider chooser (docs/reference.md, "Hosted sign-in"): one plain link
+    /// per provider, no script, the same headers as every page.
+    static func chooser(_ choices: [(label: String, url: String)]) -> Response {
+        let links = choices.map { "<li><a href=\"\(escape($0.url))\">Continue with \(escape($0.label))</a></li>" }.joined()
+        let body = """
+            <!doctype html>
+            <html lang="en">
+            <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Sign in</title></head>
+            <body><main><h1>Sign in</h1><ul>\(links)</ul></main></body>
+            </html>
+
+            """
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
     /// A page for a status: the title says what kind of answer it is.
     static func page(status: Int, message: String) -> Response {
         let title: String

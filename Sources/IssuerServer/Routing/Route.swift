@@ -7,6 +7,7 @@ import HTTPTypes
 enum Route: String, CaseIterable, Sendable {
     case appleExchange
     case providerExchange
+    case providerCallback
     case authorization
     case appleCallback
     case logout
@@ -41,6 +42,7 @@ enum Route: String, CaseIterable, Sendable {
         switch self {
         case .appleExchange: "/auth/apple/exchange"
         case .providerExchange: "/auth/{provider}/exchange"
+        case .providerCallback: "/auth/{provider}/callback"
         case .authorization: "/oauth2/authorize"
         case .appleCallback: "/auth/apple/callback"
         case .logout: "/oauth2/logout"
@@ -75,6 +77,7 @@ enum Route: String, CaseIterable, Sendable {
         switch self {
         case .appleExchange, .providerExchange, .token, .revocation, .appleCallback: [.post]
         case .authorization, .logout: [.get, .post]
+        case .providerCallback: [.get]
         case .userinfo: [.get, .post]
         case .account: [.delete]
         case .appleNotifications: [.post]
@@ -87,7 +90,7 @@ enum Route: String, CaseIterable, Sendable {
         case .appleExchange, .providerExchange, .token, .revocation, .jwks, .userinfo: .oauth
         case .account, .appleNotifications: .oauth
         // The browser-facing endpoints answer HTML pages and redirects (docs/reference.md, "Hosted sign-in" and "Sign-out").
-        case .authorization, .appleCallback, .logout: .plain
+        case .authorization, .appleCallback, .providerCallback, .logout: .plain
         case .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: .plain
         }
     }
@@ -96,7 +99,7 @@ enum Route: String, CaseIterable, Sendable {
     /// per client IP.
     var isRateLimited: Bool {
         switch self {
-        case .appleExchange, .providerExchange, .token, .revocation, .authorization, .appleCallback, .logout: true
+        case .appleExchange, .providerExchange, .token, .revocation, .authorization, .appleCallback, .providerCallback, .logout: true
         default: false
         }
     }

@@ -1,0 +1,27 @@
+import Hummingbird
+import IssuerCore
+
+/// docs/reference.md, "Hosted sign-in", `GET /auth/{provider}/callback`: a provider's redirect
+/// back after the user signed in there. Read the query → redeem the code, verify, sign in, store
+/// a code → redirect the client (or a page).
+struct ProviderCallbackEndpoint {
+    let hostedSignIn: HostedSignIn
+
+    func register(on routes: RouteRegistrar) {
+        routes.add(.providerCallback) { request, context in
+            let query: BrowserParameters
+            do {
+                query = try await BrowserParameters.read(request, context: context)
+            } catch {
+                return HTMLPage.page(status: 400, message: "The sign-in response is malformed.")
+            }
+            guard query.repeated.isEmpty else {
+                return HTMLPage.page(status: 400, message: "The sign-in response is malformed.")
+            }
+            return await hostedSignIn.providerCallback(
+                context.parameters.get("provider") ?? "", query: query.values, userAgent: request.headers[.userAgent],
+                clientIP: context.clientIP, logger: context.logger
+            ).response
+        }
+    }
+}
