@@ -8,7 +8,8 @@ public enum JOSEError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The token is longer than the caller's bound. RFC 7515 sets no limit, so this is our own guard, checked before any
     /// parsing to cap the work an unauthenticated sender can cause.
     case tooLarge
-    /// The `alg` header parameter (RFC 7515 §4.1.1) is missing or not in the caller's allow-list.
+    /// The `alg` header parameter (RFC 7515 §4.1.1) is missing, not in the caller's allow-list, or not the algorithm
+    /// of the verification key (RFC 8725 §3.1).
     case unsupportedAlgorithm
     /// A `crit` header parameter (RFC 7515 §4.1.11) is present; no extensions are understood, so it must be rejected.
     case criticalHeader

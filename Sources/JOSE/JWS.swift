@@ -1,6 +1,7 @@
 import Foundation
 
-/// JWS Compact Serialization (RFC 7515 §7.1) with RS256 (RFC 7518 §3.3).
+/// JWS Compact Serialization (RFC 7515 §7.1): signing with RS256 (RFC 7518 §3.3), verifying RS256 and ES256
+/// (RFC 7518 §3.4).
 public enum JWS {
     /// One configured encoder for every header: building one per token is measurable on the signing path.
     private static let headerEncoder: JSONEncoder = {
@@ -32,7 +33,9 @@ public enum JWS {
     /// Checks run cheapest and least-trusting first: length bound; exactly three strict base64url segments with
     /// non-empty header and payload (§7.1); header is a JSON object (§5.2 steps 2–4); `alg` is allowed (§4.1.1, and
     /// RFC 8725 §3.1 — before any key lookup, so `none`/HMAC confusion never reaches key material); no `crit`
-    /// (§4.1.11); `key` lookup (nil means unknown key); signature (§5.2 step 8); payload is a JSON object.
+    /// (§4.1.11); `key` lookup (nil means unknown key); `alg` is RS256, the key's algorithm; signature (§5.2 step 8);
+    /// payload is a JSON object. The key is RSA, so ES256 tokens go through
+    /// ``parse(_:allowedAlgorithms:maxLength:)`` and ``JWSParsed/verified(with:)`` with a ``JWSVerificationKey``.
     public static func verify(
         _ token: some StringProtocol,
         allowedAlgorithms: Set<JWSAlgorithm>,
@@ -89,8 +92,20 @@ public struct JWSParsed: Sendable {
     let signature: Data
     let signingInput: [UInt8]
 
-    /// RFC 7515 §5.2 step 8: checks the signature with `key`, then that the payload is a JSON object.
+    /// RFC 7515 §5.2 step 8 with an RSA key: the same as verifying with ``JWSVerificationKey/rsa(_:)``, so a header
+    /// that names another algorithm than RS256 is refused.
     public func verified(with key: RSAPublicKey) throws -> JWSVerified {
+        try verified(with: .rsa(key))
+    }
+
+    /// RFC 7515 §5.2 step 8: checks that the header's `alg` is the key's algorithm, then the signature with `key`,
+    /// then that the payload is a JSON object.
+    ///
+    /// The `alg` check comes first and throws ``JOSEError/unsupportedAlgorithm``: a key verifies one algorithm only,
+    /// whatever the caller's allow-list admitted, so an RS256 header never meets an EC key nor ES256 an RSA key
+    /// (RFC 8725 §3.1).
+    public func verified(with key: JWSVerificationKey) throws -> JWSVerified {
+        guard header.algorithm == key.algorithm else { throw JOSEError.unsupportedAlgorithm }
         guard key.verify(signature: signature, message: signingInput) else { throw JOSEError.badSignature }
         guard (try? JSONDecoder().decode(JSONObjectProbe.self, from: payload)) != nil else {
             throw JOSEError.malformed

@@ -91,6 +91,30 @@ import TestSupport
         }
     }
 
+    @Test func weVerifyJWTKitES256TokensThroughItsJWKS() async throws {
+        // What a provider that signs ID tokens with ES256 does: sign with P-256 and publish the EC JWK.
+        let privateKey = ES256PrivateKey()
+        let parameters = try #require(privateKey.publicKey.parameters)
+        let foreign = JWTKit.JWK.ecdsa(.es256, identifier: "jwt-kit-ec", x: parameters.x, y: parameters.y, curve: .p256)
+        let jwks = try JSONEncoder().encode(JWTKit.JWKS(keys: [foreign]))
+        let keys = try JOSE.JWKS.verificationKeys(fromJSON: jwks)
+        let key = try #require(keys["jwt-kit-ec"])
+        #expect(key.algorithm == .es256)
+
+        let collection = await JWTKeyCollection().add(ecdsa: privateKey, kid: "jwt-kit-ec")
+        let token = try await collection.sign(Claims(sub: "carol", exp: .init(value: Date(timeIntervalSince1970: Double(Self.expiry)))), kid: "jwt-kit-ec")
+        let parsed = try JWS.parse(token, allowedAlgorithms: [.rs256, .es256])
+        #expect(parsed.header.algorithm == .es256 && parsed.header.kid == "jwt-kit-ec")
+        let verified = try parsed.verified(with: key)
+        #expect(try JSONDecoder().decode(PlainClaims.self, from: verified.payload) == PlainClaims(sub: "carol", exp: Self.expiry))
+
+        // Not under another P-256 key, nor with the header's algorithm swapped for an RSA key.
+        let other = try #require(ES256PrivateKey().publicKey.parameters)
+        let otherKey = try P256PublicKey(jwk: JOSE.JWK(kty: "EC", crv: "P-256", x: other.x, y: other.y))
+        #expect(throws: JOSEError.badSignature) { try parsed.verified(with: .p256(otherKey)) }
+        #expect(throws: JOSEError.unsupportedAlgorithm) { try parsed.verified(with: .rsa(TestRSAKeys.a.publicKey)) }
+    }
+
     @Test func es256TokenIsRefusedBeforeKeyLookup() async throws {
         let collection = await JWTKeyCollection().add(ecdsa: ES256PrivateKey(), kid: "test-key")
         let token = try await collection.sign(Claims(sub: "mallory", exp: .init(value: Date(timeIntervalSinceNow: 3600))), kid: "test-key")
