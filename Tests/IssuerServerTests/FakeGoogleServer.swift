@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import IssuerCore
+import JWTKit
 import Synchronization
 import TestSupport
 
@@ -32,6 +33,9 @@ final class FakeGoogleServer: Sendable {
     static let clientSecret = "google-client-secret"
 
     let keys: FakeAppleKeys
+    /// An ES256 key beside the RSA ones, signed with by jwt-kit (an implementation not ours).
+    let ecKey = ES256PrivateKey()
+    static let ecKid = "ec-1"
     let port: Int
     let state = Mutex(State())
 
@@ -65,7 +69,7 @@ final class FakeGoogleServer: Sendable {
             let server = box.withLock { $0! }
             server.state.withLock { $0.jwksFetches += 1 }
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: server.keys.jwksJSON)))
+                            body: .init(byteBuffer: ByteBuffer(bytes: server.jwksJSON)))
         }
         router.post("/token") { request, _ -> Response in
             let server = box.withLock { $0! }
@@ -89,6 +93,38 @@ final class FakeGoogleServer: Sendable {
         overrides["azp"] = azp ?? NSNull()
         for (key, value) in extra { overrides[key] = value }
         return try keys.identityToken(subject: subject, audience: audience, nonce: nonce, email: "someone@gmail.com", overrides: overrides)
+    }
+
+    /// The RSA keys and the P-256 one, as a provider that signs with both publishes them.
+    var jwksJSON: Data {
+        var set = (try? JSONSerialization.jsonObject(with: keys.jwksJSON) as? [String: Any]) ?? [:]
+        let (x, y) = ecKey.publicKey.parameters!
+        set["keys"] = ((set["keys"] as? [Any]) ?? []) + [[
+            "kty": "EC", "crv": "P-256", "x": x, "y": y, "kid": Self.ecKid, "alg": "ES256", "use": "sig",
+        ]]
+        return try! JSONSerialization.data(withJSONObject: set)
+    }
+
+    /// The claims of an ES256 ID token.
+    struct ECClaims: JWTPayload {
+        var iss: String
+        var sub: String
+        var aud: String
+        var exp: Int
+        var iat: Int
+        var email: String
+
+        func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+
+    /// An ID token signed with ES256 by jwt-kit.
+    func es256IDToken(subject: String, audience: String, now: Date) async throws -> String {
+        let keys = JWTKeyCollection()
+        await keys.add(ecdsa: ecKey, kid: JWKIdentifier(string: Self.ecKid))
+        return try await keys.sign(
+            ECClaims(iss: issuer, sub: subject, aud: audience, exp: Int(now.timeIntervalSince1970) + 600,
+                     iat: Int(now.timeIntervalSince1970), email: "ec@example.com"),
+            kid: JWKIdentifier(string: Self.ecKid))
     }
 
     /// The user signs in at the provider, which sends the browser back with a code for the

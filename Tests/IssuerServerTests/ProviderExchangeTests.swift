@@ -172,4 +172,25 @@ struct ProviderExchangeTests {
             #expect(provider.state.withLock { ($0.discoveryFetches, $0.jwksFetches) } == (1, 1))
         }
     }
+
+    @Test("a provider that signs with ES256 (RFC 7518 §3.4): accepted with its P-256 key; the same token is refused by a provider allowed only RS256 (Apple)")
+    func es256Provider() async throws {
+        let clock = ManualClock(Date())
+        try await FakeGoogleServer.with(clock: clock) { provider in
+            let file = try FakeGoogleServer.providersFile([[
+                "id": "corp", "kind": "oidc", "issuer": provider.issuer, "native_audiences": ["corp-app"],
+            ]])
+            defer { TestDirectories.remove(file) }
+            try await withIssuer(environment: ["ISSUER_PROVIDERS_FILE": file.path], clock: clock) { fixture in
+                try await buildApplication(Self.overHTTP(fixture)).test(.router) { client in
+                    let token = try await provider.es256IDToken(subject: "ec-user", audience: "corp-app", now: clock.now)
+                    let accepted = try await client.postJSON("/auth/corp/exchange", ["id_token": token])
+                    #expect(accepted.status == .ok, "\(accepted.json)")
+                    let apple = try await client.postJSON("/auth/apple/exchange", ["id_token": token])
+                    #expect(apple.json["error"] as? String == "invalid_grant")
+                }
+                #expect(try await fixture.count("identities WHERE provider = 'corp' AND subject = 'ec-user'") == 1)
+            }
+        }
+    }
 }

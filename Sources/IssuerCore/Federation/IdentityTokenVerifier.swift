@@ -2,7 +2,8 @@ import Foundation
 import JOSE
 
 /// Verifies a provider's ID token (OIDC Core §3.1.3.7) in the order (docs/reference.md, "Native sign-in"): size, shape,
-/// `alg` = RS256 (refused before any key is looked up), `kid`, signature, `iss`, `aud`,
+/// `alg` in the provider's allow-list (RS256 for Apple; RS256 or ES256 for others; refused before
+/// any key is looked up), `kid`, a signature by that key with the key's own algorithm, `iss`, `aud`,
 /// `exp`/`iat` with at most 60 s leeway, then the nonce.
 public struct IdentityTokenVerifier: Sendable {
     /// docs/reference.md, "Faults and bad input": identity tokens over 16 KiB are refused unread.
@@ -87,7 +88,7 @@ public struct IdentityTokenVerifier: Sendable {
         } catch {
             throw .malformed("not a compact JWS")
         }
-        let key: RSAPublicKey
+        let key: JWSVerificationKey
         do throws(RemoteJWKSError) {
             key = try await keys.key(kid: parsed.header.kid)
         } catch {
@@ -96,6 +97,8 @@ public struct IdentityTokenVerifier: Sendable {
             case .unavailable(let reason): throw .keysUnavailable(reason)
             }
         }
+        // The key decides the algorithm: a token whose `alg` is not its key's is refused
+        // (RFC 8725 §3.1), as is one whose signature does not verify.
         do { return try parsed.verified(with: key).payload } catch { throw .rejected("signature does not verify") }
     }
 }

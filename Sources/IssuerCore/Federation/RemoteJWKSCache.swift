@@ -5,13 +5,13 @@ import Logging
 /// A provider's signing keys, fetched from its `jwks_uri` and cached (docs/reference.md, "Faults and bad input"):
 /// `Cache-Control` honoured within bounds; an unknown `kid` refetches at once unless a fetch
 /// started in the last 30 s; one fetch however many requests wait for it; keys served stale for
-/// up to 7 days while the provider is unreachable. Malformed or non-RSA members of the set are
+/// up to 7 days while the provider is unreachable. Malformed members, and keys other than RSA or P-256, are
 /// skipped, not fatal.
 ///
 /// Nothing here is Apple-specific: another OpenID provider is another instance with its URL.
 public actor RemoteJWKSCache {
     private struct Snapshot {
-        var keys: [String: RSAPublicKey]
+        var keys: [String: JWSVerificationKey]
         var fetchedAt: Date
         var freshUntil: Date
     }
@@ -57,7 +57,7 @@ public actor RemoteJWKSCache {
     }
 
     /// The verification key with this `kid` (RFC 7515 §4.1.4).
-    public func key(kid: String?) async throws(RemoteJWKSError) -> RSAPublicKey {
+    public func key(kid: String?) async throws(RemoteJWKSError) -> JWSVerificationKey {
         let now = clock.now
         guard let current = snapshot else {
             // Nothing cached: every caller waits on the one fetch in flight, whatever its age.
@@ -83,7 +83,7 @@ public actor RemoteJWKSCache {
         throw .unavailable("keys at \(source) are unreachable and the cached ones are too old")
     }
 
-    private static func lookup(_ kid: String?, in snapshot: Snapshot) throws(RemoteJWKSError) -> RSAPublicKey {
+    private static func lookup(_ kid: String?, in snapshot: Snapshot) throws(RemoteJWKSError) -> JWSVerificationKey {
         guard let kid, let key = snapshot.keys[kid] else { throw .unknownKey }
         return key
     }
@@ -104,8 +104,8 @@ public actor RemoteJWKSCache {
         do {
             let url = try await locate()
             let document = try await fetcher.fetchJWKS(from: url)
-            let keys = try JWKS.rsaVerificationKeys(fromJSON: document.body)
-            guard !keys.isEmpty else { throw RemoteJWKSError.unavailable("the key set has no usable RSA key") }
+            let keys = try JWKS.verificationKeys(fromJSON: document.body)
+            guard !keys.isEmpty else { throw RemoteJWKSError.unavailable("the key set has no usable RS256 or ES256 key") }
             let now = clock.now
             onFetch(true)
             logger.debug("fetched JWKS", metadata: ["url": "\(url.absoluteString)", "keys": "\(keys.count)"])
