@@ -61,7 +61,7 @@ struct IssuerServices: Sendable {
             verifier: verifier, audiences: configuration.appleClientIDs.map(Set.init), limitsAudiencesByClient: true,
             noncePolicy: NoncePolicy(
                 required: configuration.appleRequireNonce, acceptUnhashed: configuration.appleAcceptUnhashedNonce),
-            clients: configuration.clients, store: signIns, responder: responder, custody: appleCustody)
+            clients: configuration.clients, store: signIns, responder: responder, custody: appleCustody, events: metrics)
         // docs/reference.md, "Google and other OpenID providers": each provider is the same
         // exchange, configured by its settings; its keys found through its discovery document
         // unless configured.
@@ -80,7 +80,7 @@ struct IssuerServices: Sendable {
             let providerVerifier = IdentityTokenVerifier(provider: IdentityProvider(settings), keys: keys, clock: clock)
             providerExchanges.append(IdentityExchange(
                 verifier: providerVerifier, audiences: settings.nativeAudiences.isEmpty ? nil : Set(settings.nativeAudiences),
-                noncePolicy: NoncePolicy(), clients: configuration.clients, store: signIns, responder: responder))
+                noncePolicy: NoncePolicy(), clients: configuration.clients, store: signIns, responder: responder, events: metrics))
             if let clientID = settings.clientID, let secret = settings.clientSecret {
                 hostedProviders.append(HostedProvider(
                     name: settings.id, clientID: clientID, clientSecret: secret, scopes: settings.scopes,
@@ -113,7 +113,7 @@ struct IssuerServices: Sendable {
             onAppleCode: { code, clientID, userID, logger in
                 await custody.custody(
                     authorizationCode: code, clientID: clientID, userID: userID, redirectURI: callbackURL, logger: logger)
-            })
+            }, events: metrics)
         authorizationCode = AuthorizationCodeGrant(
             store: AuthorizationCodeStore(pool: dependencies.pool), clients: configuration.clients, responder: responder, clock: clock,
             refreshTokenTTL: configuration.refreshTokenTTL)

@@ -14,4 +14,6 @@ extension ServerMetrics: AccountEvents {
     public func appleRevocationQueue(depth: Int) { recordAppleRevocationQueue(depth: depth) }
     /// The refresh reuse counter, the same one the refresh grant's detections use.
     public func refreshReuseDetected() { recordRefreshReuse() }
+    /// `issuer_sign_ins_total{provider,flow,outcome}`.
+    public func signIn(provider: String, flow: String, outcome: String) { recordSignIn(provider: provider, flow: flow, outcome: outcome) }
 }

@@ -85,6 +85,12 @@ public final class ServerMetrics: Sendable {
         count("tokens", "issued", "Token responses issued, by grant", [("grant", grant)])
     }
 
+    /// Counts one sign-in by provider, flow and outcome (docs/reference.md, "Operations").
+    func recordSignIn(provider: String, flow: String, outcome: String) {
+        count("", "sign_ins", "Sign-ins, by provider, flow (native, token_exchange, hosted) and outcome (success or the error code)",
+              [("provider", provider), ("flow", flow), ("outcome", outcome)])
+    }
+
     /// Counts a refresh token presented again after its grace window (docs/reference.md, "Refresh tokens and sessions").
     func recordRefreshReuse() {
         count("refresh", "reuse_detections", "Spent refresh tokens presented after the grace window (sessions revoked)", [])

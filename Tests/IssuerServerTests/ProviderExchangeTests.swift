@@ -47,6 +47,16 @@ struct ProviderExchangeTests {
         }
     }
 
+    /// The count of `issuer_sign_ins_total` for these labels, whatever their order.
+    static func signIns(_ fixture: IssuerTestFixture, provider: String, flow: String, outcome: String) -> Double? {
+        var buffer = [UInt8]()
+        fixture.metrics.registry.emit(into: &buffer)
+        let wanted = ["provider=\"\(provider)\"", "flow=\"\(flow)\"", "outcome=\"\(outcome)\""]
+        return String(decoding: buffer, as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix("issuer_sign_ins_total{") && wanted.allSatisfy($0.contains) }
+            .flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
     static func identity(_ fixture: IssuerTestFixture, _ tokens: [String: Any]) async throws -> (provider: String, subject: String) {
         let userID = try AppleTestRig.userID(fixture, tokens)
         let row = try #require(try await fixture.pool.query("SELECT provider, subject FROM identities WHERE user_id = $1", [userID]).single)
@@ -68,6 +78,8 @@ struct ProviderExchangeTests {
             let apple = try await AppleTestRig.signIn(client, fixture, subject: "g-1", code: nil)
             #expect(try AppleTestRig.userID(fixture, apple) != AppleTestRig.userID(fixture, first.json))
             #expect(first.json["id_token"] != nil && first.json["refresh_token"] != nil)
+            #expect(Self.signIns(fixture, provider: "google", flow: "native", outcome: "success") == 2)
+            #expect(Self.signIns(fixture, provider: "apple", flow: "native", outcome: "success") == 1)
         }
     }
 
@@ -91,6 +103,7 @@ struct ProviderExchangeTests {
             #expect(response.status == .badRequest)
             #expect(response.json["error"] as? String == "invalid_grant")
             #expect(try await fixture.count("users") == 0, "nothing stored")
+            #expect(Self.signIns(fixture, provider: "google", flow: "native", outcome: "invalid_grant") == 1)
         }
     }
 

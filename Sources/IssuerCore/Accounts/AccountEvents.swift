@@ -15,6 +15,9 @@ public protocol AccountEvents: Sendable {
     func appleRevocationQueue(depth: Int)
     /// A spent refresh token came back after the reuse grace, and its session was revoked.
     func refreshReuseDetected()
+    /// A sign-in with `provider` ended (docs/reference.md, "Operations"): `flow` is `native`,
+    /// `token_exchange` or `hosted`; `outcome` is `success` or the RFC 6749 error code it failed with.
+    func signIn(provider: String, flow: String, outcome: String)
 }
 
 /// Counts nothing: for tools and tests that do not expose metrics.
@@ -33,4 +36,6 @@ public struct UncountedAccountEvents: AccountEvents {
     public func appleRevocationQueue(depth: Int) {}
     /// Not counted.
     public func refreshReuseDetected() {}
+    /// Not counted.
+    public func signIn(provider: String, flow: String, outcome: String) {}
 }

@@ -67,6 +67,7 @@ public struct IdentityExchange: Sendable {
     private let store: SignInStore
     private let responder: TokenResponder
     private let custody: AppleTokenCustody?
+    private let events: any AccountEvents
 
     /// - Parameters:
     ///   - audiences: `ISSUER_APPLE_CLIENT_IDS` or `native_audiences`; nil or empty answers 503 (not configured).
@@ -74,8 +75,10 @@ public struct IdentityExchange: Sendable {
     ///   - custody: where Apple's `authorization_code` goes (docs/reference.md, "Apple token custody"); nil ignores it.
     public init(
         verifier: IdentityTokenVerifier, audiences: Set<String>?, limitsAudiencesByClient: Bool = false, noncePolicy: NoncePolicy,
-        clients: ClientRegistry, store: SignInStore, responder: TokenResponder, custody: AppleTokenCustody? = nil
+        clients: ClientRegistry, store: SignInStore, responder: TokenResponder, custody: AppleTokenCustody? = nil,
+        events: any AccountEvents = UncountedAccountEvents()
     ) {
+        self.events = events
         self.verifier = verifier
         self.audiences = audiences
         self.limitsAudiencesByClient = limitsAudiencesByClient
@@ -88,6 +91,18 @@ public struct IdentityExchange: Sendable {
 
     /// - Parameter logger: the request's logger, so every line carries its request id.
     public func exchange(_ request: Request, style: Style, logger: Logger) async throws(OAuthError) -> TokenResponse {
+        let flow = style == .nativeSignIn ? "native" : "token_exchange"
+        do {
+            let response = try await signIn(request, style: style, logger: logger)
+            events.signIn(provider: provider.name, flow: flow, outcome: "success")
+            return response
+        } catch {
+            events.signIn(provider: provider.name, flow: flow, outcome: error.code.rawValue)
+            throw error
+        }
+    }
+
+    private func signIn(_ request: Request, style: Style, logger: Logger) async throws(OAuthError) -> TokenResponse {
         let request = try request.bounded()
         // docs/reference.md, "Native sign-in": a native sign-in that names no client signs in to the registry's default one.
         let client = try request.clientID.map(clients.authenticate) ?? clients.defaultClient
