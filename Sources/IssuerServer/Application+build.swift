@@ -109,6 +109,7 @@ func buildRouters(
     RevocationEndpoint(revocation: services.revocation).register(on: routes)
     UserInfoEndpoint(service: services.userInfo).register(on: routes)
     AccountEndpoint(accounts: services.accounts).register(on: routes)
+    AccountSessionsEndpoint(sessions: services.accountSessions).register(on: routes)
     AppleNotificationsEndpoint(notifications: services.appleNotifications).register(on: routes)
     // Last, so that it advertises exactly what was registered above.
     let discovery = DiscoveryEndpoint(document: DiscoveryDocument(

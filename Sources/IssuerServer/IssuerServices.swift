@@ -16,6 +16,8 @@ struct IssuerServices: Sendable {
     let appleCustody: AppleTokenCustody
     let appleRevocations: AppleRevocationQueue
     let accounts: AccountService
+    /// docs/reference.md, "Signed-in devices".
+    let accountSessions: AccountSessions
     let appleNotifications: AppleNotifications
 
     init(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) {
@@ -45,6 +47,7 @@ struct IssuerServices: Sendable {
         let sessionProof = SessionProof(
             verifier: accessTokens, ring: ring, store: SessionProofStore(pool: dependencies.pool), revocation: sessions,
             secret: dependencies.serverSecret, clock: clock, grace: configuration.refreshReuseGrace, events: metrics)
+        accountSessions = AccountSessions(proof: sessionProof, pool: dependencies.pool, clock: clock)
         accounts = AccountService(
             proof: sessionProof,
             deletion: AccountDeletion(pool: dependencies.pool, clock: clock, revocations: appleRevocations, events: metrics))

@@ -45,8 +45,8 @@ public struct SignInStore: Sendable {
                 updated_at = EXCLUDED.updated_at
             RETURNING id, email, email_verified, given_name, family_name
         ), session AS (
-            INSERT INTO sessions (id, user_id, client_id, scope, nonce, auth_time, created_at, last_used_at, expires_at, user_agent, client_ip)
-            SELECT $10, id, $11, $12, $13, $14, $14, $14, $15, $16, $17 FROM account
+            INSERT INTO sessions (id, user_id, client_id, scope, nonce, auth_time, created_at, last_used_at, expires_at, user_agent, client_ip, provider)
+            SELECT $10, id, $11, $12, $13, $14, $14, $14, $15, $16, $17, $2 FROM account
             RETURNING id
         )
         """

@@ -13,22 +13,25 @@ struct AccountEndpoint {
     func register(on routes: RouteRegistrar) {
         routes.add(.account) { request, context in
             guard let token = UserInfoEndpoint.bearerToken(request.headers[.authorization]) else {
-                return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .cacheControl: "no-store"])
+                return Self.challenge
             }
-            // Read now, judged after the bearer: a body problem never answers a caller without
-            // credentials. No body at all is a missing refresh token.
-            let body: Result<String?, OAuthError>
-            if request.headers[.contentType] == nil {
-                body = .success(nil)
-            } else {
-                do throws(OAuthError) {
-                    body = .success(try await OAuthParameters.parse(request).optional("refresh_token"))
-                } catch {
-                    body = .failure(error)
-                }
-            }
-            try await accounts.deleteAccount(accessToken: token, body: body, logger: context.logger)
+            try await accounts.deleteAccount(accessToken: token, body: await Self.refreshToken(request), logger: context.logger)
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
     }
+
+    /// The second proof of an account change: the body's `refresh_token`, read now and judged
+    /// after the bearer, so a body problem never answers a caller without credentials. No body
+    /// at all is a missing refresh token.
+    static func refreshToken(_ request: Request) async -> Result<String?, OAuthError> {
+        guard request.headers[.contentType] != nil else { return .success(nil) }
+        do throws(OAuthError) {
+            return .success(try await OAuthParameters.parse(request).optional("refresh_token"))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// RFC 6750 §3: no credentials at all is a bare `401` challenge.
+    static let challenge = Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .cacheControl: "no-store"])
 }

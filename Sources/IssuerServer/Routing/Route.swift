@@ -21,6 +21,8 @@ enum Route: String, CaseIterable, Sendable {
     case readyz
     case metrics
     case account
+    case accountSessions
+    case accountSession
     case appleNotifications
 
     /// Where the route hangs: under the path of `ISSUER_URL`, at the server's root (docs/reference.md, "Operations"),
@@ -56,6 +58,8 @@ enum Route: String, CaseIterable, Sendable {
         case .readyz: "/readyz"
         case .metrics: "/metrics"
         case .account: "/account"
+        case .accountSessions: "/account/sessions"
+        case .accountSession: "/account/sessions/{sid}"
         case .appleNotifications: "/auth/apple/notifications"
         }
     }
@@ -80,6 +84,8 @@ enum Route: String, CaseIterable, Sendable {
         case .providerCallback: [.get]
         case .userinfo: [.get, .post]
         case .account: [.delete]
+        case .accountSessions: [.get, .delete]
+        case .accountSession: [.delete]
         case .appleNotifications: [.post]
         case .jwks, .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: [.get]
         }
@@ -88,7 +94,7 @@ enum Route: String, CaseIterable, Sendable {
     var errorStyle: ErrorStyle {
         switch self {
         case .appleExchange, .providerExchange, .token, .revocation, .jwks, .userinfo: .oauth
-        case .account, .appleNotifications: .oauth
+        case .account, .accountSessions, .accountSession, .appleNotifications: .oauth
         // The browser-facing endpoints answer HTML pages and redirects (docs/reference.md, "Hosted sign-in" and "Sign-out").
         case .authorization, .appleCallback, .providerCallback, .logout: .plain
         case .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: .plain
@@ -109,7 +115,7 @@ enum Route: String, CaseIterable, Sendable {
     /// and discovery are public and answer `Access-Control-Allow-Origin: *` themselves.
     var isCrossOrigin: Bool {
         switch self {
-        case .token, .revocation, .userinfo, .account: true
+        case .token, .revocation, .userinfo, .account, .accountSessions, .accountSession: true
         default: false
         }
     }
