@@ -108,7 +108,8 @@ func buildRouters(
     ).register(on: routes)
     RevocationEndpoint(revocation: services.revocation).register(on: routes)
     UserInfoEndpoint(service: services.userInfo).register(on: routes)
-    AccountEndpoint(accounts: services.accounts).register(on: routes)
+    AccountEndpoint(accounts: services.accounts, identities: services.accountIdentities).register(on: routes)
+    AccountIdentitiesEndpoint(identities: services.accountIdentities).register(on: routes)
     AccountSessionsEndpoint(sessions: services.accountSessions).register(on: routes)
     AppleNotificationsEndpoint(notifications: services.appleNotifications).register(on: routes)
     // Last, so that it advertises exactly what was registered above.

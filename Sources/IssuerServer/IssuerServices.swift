@@ -18,6 +18,8 @@ struct IssuerServices: Sendable {
     let accounts: AccountService
     /// docs/reference.md, "Signed-in devices".
     let accountSessions: AccountSessions
+    /// docs/reference.md, "Linked identities".
+    let accountIdentities: AccountIdentities
     let appleNotifications: AppleNotifications
 
     init(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) {
@@ -91,6 +93,8 @@ struct IssuerServices: Sendable {
             }
         }
         exchanges = ProviderExchanges(apple: appleExchange, others: providerExchanges)
+        accountIdentities = AccountIdentities(
+            proof: sessionProof, exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock)
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
             secret: dependencies.serverSecret, responder: responder, clock: clock,

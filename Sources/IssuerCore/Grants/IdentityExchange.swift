@@ -102,6 +102,23 @@ public struct IdentityExchange: Sendable {
         }
     }
 
+    /// A provider's ID token verified as the native sign-in verifies it (its audiences, its nonce
+    /// rule), without signing anyone in: for linking it to a signed-in user (docs/reference.md,
+    /// "Linked identities"). Errors are the native sign-in's.
+    public func verifiedIdentity(idToken: String, nonce: String?) async throws(OAuthError) -> ExternalIdentity {
+        guard idToken.utf8.count <= IdentityTokenVerifier.maximumTokenLength else {
+            throw .invalidRequest("The id_token is too long.")
+        }
+        guard let audiences, !audiences.isEmpty else {
+            throw .temporarilyUnavailable("Sign in with \(verifier.provider.name.capitalized) is not configured on this server.")
+        }
+        do {
+            return try await verifier.verify(idToken, audiences: audiences, nonce: nonce, noncePolicy: noncePolicy)
+        } catch {
+            throw error.oauthError
+        }
+    }
+
     private func signIn(_ request: Request, style: Style, logger: Logger) async throws(OAuthError) -> TokenResponse {
         let request = try request.bounded()
         // docs/reference.md, "Native sign-in": a native sign-in that names no client signs in to the registry's default one.

@@ -28,10 +28,11 @@ public struct SignInStore: Sendable {
     /// flow's name comes from Apple's unsigned `user` form field, which must never overwrite one.
     private static let signInSteps = """
         WITH identity AS (
-            INSERT INTO identities (provider, subject, user_id, audience, created_at, last_sign_in_at)
-            VALUES ($2, $3, $1, $4, $14, $14)
+            INSERT INTO identities AS i (provider, subject, user_id, audience, created_at, last_sign_in_at, email, email_verified)
+            VALUES ($2, $3, $1, $4, $14, $14, $5, $6)
             ON CONFLICT (provider, subject) DO UPDATE
-                SET last_sign_in_at = EXCLUDED.last_sign_in_at, audience = EXCLUDED.audience
+                SET last_sign_in_at = EXCLUDED.last_sign_in_at, audience = EXCLUDED.audience,
+                    email = COALESCE(EXCLUDED.email, i.email), email_verified = COALESCE(EXCLUDED.email_verified, i.email_verified)
             RETURNING user_id
         ), account AS (
             INSERT INTO users AS u (id, email, email_verified, is_private_email, given_name, family_name, created_at, updated_at)

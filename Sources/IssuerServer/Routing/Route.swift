@@ -22,6 +22,8 @@ enum Route: String, CaseIterable, Sendable {
     case metrics
     case account
     case accountSessions
+    case accountIdentities
+    case accountIdentity
     case accountSession
     case appleNotifications
 
@@ -59,6 +61,8 @@ enum Route: String, CaseIterable, Sendable {
         case .metrics: "/metrics"
         case .account: "/account"
         case .accountSessions: "/account/sessions"
+        case .accountIdentities: "/account/identities"
+        case .accountIdentity: "/account/identities/{provider}"
         case .accountSession: "/account/sessions/{sid}"
         case .appleNotifications: "/auth/apple/notifications"
         }
@@ -83,7 +87,9 @@ enum Route: String, CaseIterable, Sendable {
         case .authorization, .logout: [.get, .post]
         case .providerCallback: [.get]
         case .userinfo: [.get, .post]
-        case .account: [.delete]
+        case .account: [.get, .delete]
+        case .accountIdentities: [.post]
+        case .accountIdentity: [.delete]
         case .accountSessions: [.get, .delete]
         case .accountSession: [.delete]
         case .appleNotifications: [.post]
@@ -94,7 +100,7 @@ enum Route: String, CaseIterable, Sendable {
     var errorStyle: ErrorStyle {
         switch self {
         case .appleExchange, .providerExchange, .token, .revocation, .jwks, .userinfo: .oauth
-        case .account, .accountSessions, .accountSession, .appleNotifications: .oauth
+        case .account, .accountSessions, .accountSession, .accountIdentities, .accountIdentity, .appleNotifications: .oauth
         // The browser-facing endpoints answer HTML pages and redirects (docs/reference.md, "Hosted sign-in" and "Sign-out").
         case .authorization, .appleCallback, .providerCallback, .logout: .plain
         case .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: .plain
@@ -115,7 +121,7 @@ enum Route: String, CaseIterable, Sendable {
     /// and discovery are public and answer `Access-Control-Allow-Origin: *` themselves.
     var isCrossOrigin: Bool {
         switch self {
-        case .token, .revocation, .userinfo, .account, .accountSessions, .accountSession: true
+        case .token, .revocation, .userinfo, .account, .accountSessions, .accountSession, .accountIdentities, .accountIdentity: true
         default: false
         }
     }
