@@ -91,6 +91,16 @@ public final class ServerMetrics: Sendable {
               [("provider", provider), ("flow", flow), ("outcome", outcome)])
     }
 
+    /// Counts one identity linked to a user, by how (docs/reference.md, "Linked identities").
+    func recordIdentityLink(provider: String, by: String) {
+        count("identity", "links", "Identities linked to users, by provider and how (user, verified_email)", [("provider", provider), ("by", by)])
+    }
+
+    /// Counts one identity unlinked by its user.
+    func recordIdentityUnlink(provider: String) {
+        count("identity", "unlinks", "Identities unlinked by their users, by provider", [("provider", provider)])
+    }
+
     /// Counts a refresh token presented again after its grace window (docs/reference.md, "Refresh tokens and sessions").
     func recordRefreshReuse() {
         count("refresh", "reuse_detections", "Spent refresh tokens presented after the grace window (sessions revoked)", [])

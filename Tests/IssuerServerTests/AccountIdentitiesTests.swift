@@ -128,4 +128,25 @@ struct AccountIdentitiesTests {
             #expect(try await rig.fixture.count("apple_tokens") == 0)
         }
     }
+
+    @Test("link_by_verified_email: a first Google sign-in joins the one user with that verified e-mail; never a relay address, an unverified e-mail, two candidates, or with the option off", arguments: [
+        ("joins", true), ("relay", true), ("unverified", true), ("ambiguous", true), ("off", false),
+    ])
+    func emailLinking(_ kind: String, _ enabled: Bool) async throws {
+        try await ProviderExchangeTests.withGoogle(["link_by_verified_email": enabled]) { fixture, google, client in
+            let email = kind == "relay" ? "x1@privaterelay.appleid.com" : "person@example.com"
+            let apple = try await AppleTestRig.signIn(client, fixture, subject: "email.apple", code: nil, email: email)
+            if kind == "ambiguous" { _ = try await AppleTestRig.signIn(client, fixture, subject: "email.apple.2", code: nil, email: email) }
+            let token = try google.idToken(subject: "g-email", extra: ["email": email, "email_verified": kind != "unverified"])
+            let android = try await client.postJSON("/auth/google/exchange", ["id_token": token])
+            #expect(android.status == .ok, "\(android.json)")
+            let joined = try AppleTestRig.userID(fixture, android.json) == AppleTestRig.userID(fixture, apple)
+            #expect(joined == (kind == "joins"), "\(kind)")
+            let links = ProviderExchangeTests.metric(fixture, "issuer_identity_links_total", ["provider=\"google\"", "by=\"verified_email\""])
+            #expect(links == (kind == "joins" ? 1 : nil))
+            // The next sign-in finds the identity as linked the first time.
+            let again = try await client.postJSON("/auth/google/exchange", ["id_token": token])
+            #expect(try AppleTestRig.userID(fixture, again.json) == AppleTestRig.userID(fixture, android.json))
+        }
+    }
 }

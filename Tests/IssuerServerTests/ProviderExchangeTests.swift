@@ -11,7 +11,7 @@ import TestSupport
 struct ProviderExchangeTests {
     /// The issuer with a `google` provider whose keys are the fake's, fetched over HTTP.
     static func withGoogle(
-        _ entry: [String: String] = [:], _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
+        _ entry: [String: any Sendable] = [:], _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
     ) async throws {
         let clock = ManualClock(Date())
         try await FakeGoogleServer.with(clock: clock) { google in
@@ -49,11 +49,15 @@ struct ProviderExchangeTests {
 
     /// The count of `issuer_sign_ins_total` for these labels, whatever their order.
     static func signIns(_ fixture: IssuerTestFixture, provider: String, flow: String, outcome: String) -> Double? {
+        metric(fixture, "issuer_sign_ins_total", ["provider=\"\(provider)\"", "flow=\"\(flow)\"", "outcome=\"\(outcome)\""])
+    }
+
+    /// The value of the series `name` whose labels include every one of `labels`.
+    static func metric(_ fixture: IssuerTestFixture, _ name: String, _ labels: [String]) -> Double? {
         var buffer = [UInt8]()
         fixture.metrics.registry.emit(into: &buffer)
-        let wanted = ["provider=\"\(provider)\"", "flow=\"\(flow)\"", "outcome=\"\(outcome)\""]
         return String(decoding: buffer, as: UTF8.self).split(separator: "\n")
-            .first { $0.hasPrefix("issuer_sign_ins_total{") && wanted.allSatisfy($0.contains) }
+            .first { $0.hasPrefix(name + "{") && labels.allSatisfy($0.contains) }
             .flatMap { Double($0.split(separator: " ").last ?? "") }
     }
 

@@ -13,11 +13,13 @@ public struct AccountIdentities: Sendable {
     private let revocations: AppleRevocationQueue
     private let clock: any WallClock
     private let immediateTimeout: Duration
+    private let events: any AccountEvents
 
     public init(
         proof: SessionProof, exchanges: ProviderExchanges, pool: ConnectionPool, revocations: AppleRevocationQueue,
-        clock: any WallClock, immediateTimeout: Duration = .seconds(2)
+        clock: any WallClock, events: any AccountEvents = UncountedAccountEvents(), immediateTimeout: Duration = .seconds(2)
     ) {
+        self.events = events
         self.proof = proof
         self.exchanges = exchanges
         self.store = AccountIdentitiesStore(pool: pool, appleProvider: exchanges.apple.provider.name)
@@ -61,6 +63,7 @@ public struct AccountIdentities: Sendable {
         let metadata: Logger.Metadata = ["user": "\(proven.userID)", "provider": "\(provider)"]
         switch outcome {
         case .linked:
+            events.identityLinked(provider: provider, by: "user")
             logger.notice("identity linked", metadata: metadata)
         case .alreadyLinked:
             break
@@ -90,6 +93,7 @@ public struct AccountIdentities: Sendable {
         case .lastIdentity:
             throw OAuthError(.lastIdentity, "This is the only way to sign in to this account; delete the account instead.")
         case .unlinked(let claimed):
+            events.identityUnlinked(provider: provider)
             logger.notice("identity unlinked", metadata: [
                 "user": "\(proven.userID)", "provider": "\(provider)", "apple_revocations": "\(claimed.count)",
             ])

@@ -263,8 +263,8 @@ public struct HostedSignIn: Sendable {
             return fail(.accessDenied, "Sign-in with \(display) could not be verified.", "\(error)")
         }
         return await complete(
-            identity, givenName: nil, familyName: nil, state: state, client: client, userAgent: userAgent, clientIP: clientIP,
-            logger: logger) { _ in }
+            identity, linksByVerifiedEmail: provider.verifier.provider.linksByVerifiedEmail, givenName: nil, familyName: nil,
+            state: state, client: client, userAgent: userAgent, clientIP: clientIP, logger: logger) { _ in }
     }
 
     /// Opens a callback's sealed state and finds its client, or the page that says why not.
@@ -311,18 +311,21 @@ public struct HostedSignIn: Sendable {
     /// the state spent and a one-time code stored in one statement, then the client's redirect.
     /// `afterSignIn` runs once the user exists (Apple's code goes to custody).
     private func complete(
-        _ identity: ExternalIdentity, givenName: String?, familyName: String?, state: AuthorizationState, client: OAuthClient,
+        _ identity: ExternalIdentity, linksByVerifiedEmail: Bool = false, givenName: String?, familyName: String?,
+        state: AuthorizationState, client: OAuthClient,
         userAgent: String?, clientIP: String?, logger: Logger, afterSignIn: (UUID) async -> Void
     ) async -> Outcome {
         let request = state.request
         let outcome: (signIn: SignIn, code: AuthorizationCode)
         do {
+            var signIn = SignInRequest(
+                identity: identity, givenName: givenName, familyName: familyName, clientID: client.clientID,
+                scopes: request.scopes, nonce: request.nonce,
+                userAgent: userAgent.map { $0.truncated(toUTF8Bytes: IdentityExchange.Request.maximumUserAgentLength).escapingControlCharacters },
+                clientIP: clientIP)
+            signIn.linksByVerifiedEmail = linksByVerifiedEmail
             outcome = try await store.signIn(
-                SignInRequest(
-                    identity: identity, givenName: givenName, familyName: familyName, clientID: client.clientID,
-                    scopes: request.scopes, nonce: request.nonce,
-                    userAgent: userAgent.map { $0.truncated(toUTF8Bytes: IdentityExchange.Request.maximumUserAgentLength).escapingControlCharacters },
-                    clientIP: clientIP),
+                signIn,
                 authorization: request, codeLifetime: AuthorizationCode.lifetime,
                 stateHash: Self.stateHash(state),
                 stateExpiresAt: Date(timeIntervalSince1970: TimeInterval(state.expiresAt)))
@@ -342,6 +345,12 @@ public struct HostedSignIn: Sendable {
             "client_id": "\(client.clientID)", "flow": "hosted",
         ])
         events.signIn(provider: identity.provider, flow: "hosted", outcome: "success")
+        if outcome.signIn.joinedByVerifiedEmail {
+            events.identityLinked(provider: identity.provider, by: "verified_email")
+            logger.notice("identity linked by verified e-mail", metadata: [
+                "user": "\(outcome.signIn.user.subject)", "provider": "\(identity.provider)",
+            ])
+        }
         await afterSignIn(outcome.signIn.user.id)
         return toClient(request.redirectURI, [("code", outcome.code.value), ("state", request.state)])
     }

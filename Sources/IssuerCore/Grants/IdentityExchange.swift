@@ -137,10 +137,12 @@ public struct IdentityExchange: Sendable {
         }
         let signIn: SignIn
         do {
-            signIn = try await store.signIn(SignInRequest(
+            var signInRequest = SignInRequest(
                 identity: identity, givenName: request.givenName, familyName: request.familyName,
                 clientID: client.clientID, scopes: scopes, nonce: request.nonce,
-                userAgent: request.userAgent, clientIP: request.clientIP))
+                userAgent: request.userAgent, clientIP: request.clientIP)
+            signInRequest.linksByVerifiedEmail = provider.linksByVerifiedEmail
+            signIn = try await store.signIn(signInRequest)
         } catch {
             throw OAuthError.storage(error)
         }
@@ -148,6 +150,10 @@ public struct IdentityExchange: Sendable {
             "provider": "\(identity.provider)", "sub": "\(signIn.user.subject)", "sid": "\(signIn.sessionID)",
             "client_id": "\(client.clientID)",
         ])
+        if signIn.joinedByVerifiedEmail {
+            events.identityLinked(provider: identity.provider, by: "verified_email")
+            logger.notice("identity linked by verified e-mail", metadata: ["user": "\(signIn.user.subject)", "provider": "\(identity.provider)"])
+        }
         if let code = request.authorizationCode, let custody {
             // docs/reference.md, "Apple token custody": redeemed with `client_id` = the Apple token's `aud`; never fails the sign-in.
             await custody.custody(authorizationCode: code, clientID: identity.audience, userID: signIn.user.id, logger: logger)

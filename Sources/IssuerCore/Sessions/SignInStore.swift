@@ -131,8 +131,10 @@ public struct SignInStore: Sendable {
         let now = clock.now
         let sessionExpiry = now.addingTimeInterval(sessionMaxAge)
         let identity = request.identity
+        // A new user's id, or the existing user a first sign-in joins by verified e-mail.
+        let joined = request.linksByVerifiedEmail ? try await userWithVerifiedEmail(identity) : nil
         let parameters: [any PostgresEncodable] = [
-            UUID(), identity.provider, identity.subject, identity.audience,
+            joined ?? UUID(), identity.provider, identity.subject, identity.audience,
             identity.email, identity.emailVerified, identity.isPrivateEmail,
             request.givenName, request.familyName,
             UUID(), request.clientID, request.scopes.joined(separator: " "), request.nonce, now, sessionExpiry,
@@ -142,6 +144,22 @@ public struct SignInStore: Sendable {
         guard let row else { throw PostgresError.decoding("sign-in returned no row") }
         return SignIn(
             user: try UserProfile(row: row), sessionID: try row.decode(column: "session_id"), authTime: now,
-            sessionExpiresAt: sessionExpiry, refreshToken: refreshToken)
+            sessionExpiresAt: sessionExpiry, refreshToken: refreshToken, joinedByVerifiedEmail: joined != nil)
+    }
+
+    /// docs/reference.md, "Linked identities": the one existing user a first sign-in of
+    /// `identity` joins, by a verified e-mail equal to the token's verified e-mail. Nil when the
+    /// identity exists already, the e-mail is not verified or is an Apple relay address, no user
+    /// or more than one has it, or that user already has an identity of this provider.
+    private func userWithVerifiedEmail(_ identity: ExternalIdentity) async throws -> UUID? {
+        guard identity.emailVerified == true, let email = identity.email, !email.isEmpty,
+              !email.lowercased().hasSuffix("@privaterelay.appleid.com") else { return nil }
+        return try await pool.query("""
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM identities WHERE provider = $2 AND subject = $3) THEN NULL ELSE (
+                SELECT min(user_id::text)::uuid FROM identities
+                WHERE lower(email) = lower($1) AND email_verified
+                  AND user_id NOT IN (SELECT user_id FROM identities WHERE provider = $2)
+                HAVING count(DISTINCT user_id) = 1) END AS user_id
+            """, [email, identity.provider, identity.subject]).single?.decodeIfPresent(UUID.self, column: "user_id")
     }
 }
