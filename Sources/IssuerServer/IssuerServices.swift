@@ -135,7 +135,8 @@ struct IssuerServices: Sendable {
         return configuration.appleCredentials.map {
             AppleTokenAPI(
                 credentials: $0, transport: dependencies.appleTransport,
-                tokenURL: configuration.appleTokenURL, revokeURL: configuration.appleRevokeURL, clock: dependencies.clock)
+                tokenURL: configuration.appleTokenURL, revokeURL: configuration.appleRevokeURL,
+                migrationURL: configuration.appleMigrationURL, clock: dependencies.clock)
         }
     }
 }

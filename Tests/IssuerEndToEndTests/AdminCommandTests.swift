@@ -136,4 +136,26 @@ struct AdminCommandTests {
             #expect(both.code == 2)
         }
     }
+
+    @Test("apple transfer status counts Apple identities by stage; export without Apple credentials is a configuration error (exit 2)")
+    func appleTransferCommands() async throws {
+        try await MigratedDatabase.with { database, pool in
+            let directory = FileManager.default.temporaryDirectory
+            let environment = ["ISSUER_DATABASE_URL": database]
+            let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
+            for sub in ["001.t1", "001.t2"] {
+                _ = try await store.signIn(SignInRequest(
+                    identity: ExternalIdentity(provider: "apple", subject: sub, audience: "com.example.app"), clientID: "clanboards-mobile", scopes: ["openid"]))
+            }
+            try await pool.query("UPDATE identities SET transfer_sub = 't.1' WHERE subject = '001.t1'")
+            let status = try await IssuerInvocation.run(["apple", "transfer", "status", "--output", "json"], in: directory, environment: environment)
+            #expect(status.code == 0, "\(status.stderr)")
+            let counts = try status.json()
+            #expect(counts["not_exported"] as? Int == 1 && counts["exported"] as? Int == 1 && counts["rekeyed"] as? Int == 0)
+            let export = try await IssuerInvocation.run(["apple", "transfer", "export", "--target", "NEWTEAM123"], in: directory, environment: environment)
+            #expect(export.code == 2 && export.stderr.contains("ISSUER_APPLE_TEAM_ID"), "\(export.stderr)")
+            let badTarget = try await IssuerInvocation.run(["apple", "transfer", "export", "--target", "not a team"], in: directory, environment: environment)
+            #expect(badTarget.code == 2)
+        }
+    }
 }

@@ -66,9 +66,11 @@ public struct IdentityTokenVerifier: Sendable {
         guard let exp = claims.exp, exp + Self.leeway > now else { throw .rejected("expired") }
         guard let iat = claims.iat, iat - Self.leeway <= now else { throw .rejected("iat in the future") }
         guard let subject = claims.sub, !subject.isEmpty else { throw .rejected("no sub") }
-        return (claims, ExternalIdentity(
+        var identity = ExternalIdentity(
             provider: provider.name, subject: subject, audience: audience, email: claims.email,
-            emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail, codeHash: claims.codeHash))
+            emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail, codeHash: claims.codeHash)
+        identity.transferSub = claims.transferSub.flatMap { $0.isEmpty || $0.utf8.count > 256 ? nil : $0 }
+        return (claims, identity)
     }
 
     /// The payload of a JWS signed by one of the provider's keys, checked in the order up (docs/reference.md, "Native sign-in")

@@ -131,6 +131,12 @@ public struct SignInStore: Sendable {
         let now = clock.now
         let sessionExpiry = now.addingTimeInterval(sessionMaxAge)
         let identity = request.identity
+        // docs/reference.md, "Apple team transfer": a `sub` the receiving team gave, whose
+        // `transfer_sub` an export stored, re-keys that identity before it is looked up.
+        if let transferSub = identity.transferSub {
+            _ = try await AppleTransferStore(pool: pool, provider: identity.provider)
+                .rekey(transferSub: transferSub, to: identity.subject, email: nil, now: now)
+        }
         // A new user's id, or the existing user a first sign-in joins by verified e-mail.
         let joined = request.linksByVerifiedEmail ? try await userWithVerifiedEmail(identity) : nil
         let parameters: [any PostgresEncodable] = [
