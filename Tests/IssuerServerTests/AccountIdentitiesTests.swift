@@ -54,6 +54,7 @@ struct AccountIdentitiesTests {
             let android = try await client.postJSON("/auth/google/exchange", ["id_token": try google.idToken(subject: "g-link-1")])
             #expect(try AppleTestRig.userID(fixture, android.json) == AppleTestRig.userID(fixture, apple))
             #expect(try await fixture.count("users") == 1)
+            #expect(ProviderExchangeTests.metric(fixture, "issuer_identity_links_total", ["provider=\"google\"", "by=\"user\""]) == 1, "counted once")
         }
     }
 
@@ -103,6 +104,7 @@ struct AccountIdentitiesTests {
             #expect(last.status == .conflict && last.json["error"] as? String == "last_identity")
             let android = try await client.postJSON("/auth/google/exchange", ["id_token": try google.idToken(subject: "g-unlink")])
             #expect(try AppleTestRig.userID(fixture, android.json) != AppleTestRig.userID(fixture, apple))
+            #expect(ProviderExchangeTests.metric(fixture, "issuer_identity_unlinks_total", ["provider=\"google\""]) == 1)
         }
     }
 
