@@ -58,7 +58,8 @@ public struct IdentityTokenVerifier: Sendable {
         guard let audience = claims.aud.first(where: audiences.contains) else { throw .rejected("wrong aud") }
         // OIDC Core §2 `azp`: the party the token was issued to, when it is not the audience
         // (Google: the Android app's client id beside the server's web client id).
-        if !provider.authorizedParties.isEmpty, let azp = claims.azp, !provider.authorizedParties.contains(azp) {
+        // An `azp` equal to the audience is the web flow's own client (Google's hosted flow).
+        if !provider.authorizedParties.isEmpty, let azp = claims.azp, azp != audience, !provider.authorizedParties.contains(azp) {
             throw .rejected("wrong azp")
         }
         if let domain = provider.hostedDomain, claims.hd != domain { throw .rejected("wrong hd") }

@@ -32,15 +32,18 @@ public struct SignInStore: Sendable {
             VALUES ($2, $3, $1, $4, $14, $14, $5, $6)
             ON CONFLICT (provider, subject) DO UPDATE
                 SET last_sign_in_at = EXCLUDED.last_sign_in_at, audience = EXCLUDED.audience,
-                    email = COALESCE(EXCLUDED.email, i.email), email_verified = COALESCE(EXCLUDED.email_verified, i.email_verified)
+                    -- The e-mail and its verified flag are one fact: a token with an e-mail
+                    -- replaces both, so one address never carries another's verification.
+                    email = COALESCE(EXCLUDED.email, i.email),
+                    email_verified = CASE WHEN EXCLUDED.email IS NULL THEN i.email_verified ELSE EXCLUDED.email_verified END
             RETURNING user_id
         ), account AS (
             INSERT INTO users AS u (id, email, email_verified, is_private_email, given_name, family_name, created_at, updated_at)
             SELECT user_id, $5, $6, $7, $8, $9, $14, $14 FROM identity
             ON CONFLICT (id) DO UPDATE SET
                 email = COALESCE(EXCLUDED.email, u.email),
-                email_verified = COALESCE(EXCLUDED.email_verified, u.email_verified),
-                is_private_email = COALESCE(EXCLUDED.is_private_email, u.is_private_email),
+                email_verified = CASE WHEN EXCLUDED.email IS NULL THEN u.email_verified ELSE EXCLUDED.email_verified END,
+                is_private_email = CASE WHEN EXCLUDED.email IS NULL THEN u.is_private_email ELSE EXCLUDED.is_private_email END,
                 given_name = CASE WHEN $18::boolean THEN COALESCE(EXCLUDED.given_name, u.given_name) ELSE u.given_name END,
                 family_name = CASE WHEN $18::boolean THEN COALESCE(EXCLUDED.family_name, u.family_name) ELSE u.family_name END,
                 updated_at = EXCLUDED.updated_at
@@ -164,8 +167,8 @@ public struct SignInStore: Sendable {
             SELECT CASE WHEN EXISTS (SELECT 1 FROM identities WHERE provider = $2 AND subject = $3) THEN NULL ELSE (
                 SELECT min(user_id::text)::uuid FROM identities
                 WHERE lower(email) = lower($1) AND email_verified
-                  AND user_id NOT IN (SELECT user_id FROM identities WHERE provider = $2)
-                HAVING count(DISTINCT user_id) = 1) END AS user_id
+                HAVING count(DISTINCT user_id) = 1
+                   AND bool_and(user_id NOT IN (SELECT user_id FROM identities WHERE provider = $2))) END AS user_id
             """, [email, identity.provider, identity.subject]).single?.decodeIfPresent(UUID.self, column: "user_id")
     }
 }
