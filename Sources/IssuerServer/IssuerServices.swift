@@ -95,7 +95,7 @@ struct IssuerServices: Sendable {
         exchanges = ProviderExchanges(apple: appleExchange, others: providerExchanges)
         accountIdentities = AccountIdentities(
             proof: sessionProof, exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock,
-            events: metrics)
+            events: metrics, custody: appleCustody)
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
             secret: dependencies.serverSecret, responder: responder, clock: clock,

@@ -177,6 +177,12 @@ public final class EmbeddedPostgres: Sendable {
         if osUser != nil, let destination = Self.symbolicLinkDestination(requestedDirectory), destination.path != directory.path {
             throw EmbeddedPostgresError.foreignLink(requestedDirectory.path, destination.path)
         }
+        // Its parent (`.data`) is never followed as a link either: root would create and hand
+        // over a directory wherever it pointed.
+        let parent = requestedDirectory.deletingLastPathComponent()
+        if osUser != nil, let destination = Self.symbolicLinkDestination(parent) {
+            throw EmbeddedPostgresError.foreignLink(parent.path, destination.path)
+        }
         if let osUser, directory.path != requestedDirectory.path, Self.symbolicLinkDestination(requestedDirectory)?.path != directory.path {
             try prepareRelocated(requested: requestedDirectory, osUser: osUser)
         }

@@ -73,4 +73,23 @@ struct SignInStoreTests {
         #expect(second.user.email == "new@example.com")
         await pool.close()
     }
+
+    @Test("an e-mail and its verified and relay flags change together: a token with a new e-mail but no email_verified does not inherit the old address's verification")
+    func emailFactsTogether() async throws {
+        let pool = try await Self.migratedPool(size: 2)
+        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
+        _ = try await store.signIn(Self.request(subject: "facts.sub", email: "verified@example.com"))
+        var unverified = Self.request(subject: "facts.sub", email: "claimed@example.com")
+        unverified.identity.emailVerified = nil
+        unverified.identity.isPrivateEmail = nil
+        let second = try await store.signIn(unverified)
+        #expect(second.user.email == "claimed@example.com")
+        #expect(second.user.emailVerified == nil, "not the previous address's true")
+        let identity = try #require(try await pool.query("SELECT email, email_verified FROM identities WHERE subject = 'facts.sub'").single)
+        #expect(try identity.decodeIfPresent(Bool.self, column: "email_verified") == nil)
+        // A token without any e-mail keeps what is stored.
+        let third = try await store.signIn(Self.request(subject: "facts.sub", email: nil))
+        #expect(third.user.email == "claimed@example.com")
+        await pool.close()
+    }
 }

@@ -151,4 +151,31 @@ struct AccountIdentitiesTests {
             #expect(try AppleTestRig.userID(fixture, again.json) == AppleTestRig.userID(fixture, android.json))
         }
     }
+
+    @Test("linking Apple with its authorization_code keeps Apple's token, so deleting the account revokes it at Apple")
+    func linkAppleKeepsToken() async throws {
+        let file = try FakeGoogleServer.providersFile([[
+            "id": "google", "kind": "google", "native_audiences": [FakeGoogleServer.webClientID], "jwks_uri": "https://keys.example.com/certs",
+        ]])
+        defer { TestDirectories.remove(file) }
+        try await AppleTestRig.run(environment: ["ISSUER_PROVIDERS_FILE": file.path]) { rig in
+            let (code, appleToken) = rig.apple.issueCode(subject: "link.apple.custody")
+            try await AppleTestRig.test(rig.fixture) { client in
+                let googleToken = try rig.fixture.apple.identityToken(
+                    subject: "g-first", audience: FakeGoogleServer.webClientID, overrides: ["iss": "https://accounts.google.com"])
+                let tokens = try await client.postJSON("/auth/google/exchange", ["id_token": googleToken]).json
+                let response = try await client.executeRequest(
+                    uri: "/account/identities", method: .post,
+                    headers: [.authorization: "Bearer \(tokens["access_token"] as! String)", .contentType: "application/json"],
+                    body: ByteBuffer(data: try JSONSerialization.data(withJSONObject: [
+                        "refresh_token": tokens["refresh_token"]!, "provider": "apple", "authorization_code": code,
+                        "id_token": try rig.fixture.apple.identityToken(subject: "link.apple.custody"),
+                    ])))
+                #expect(response.status == .ok, "\(response.json)")
+                #expect(try await AppleTestRig.heldToken(rig.fixture, userID: try AppleTestRig.userID(rig.fixture, tokens)) == appleToken)
+                #expect(try await AccountDeletionTests.delete(client, session: tokens).status == .noContent)
+            }
+            #expect(rig.apple.revokedTokens == [appleToken])
+        }
+    }
 }

@@ -111,6 +111,16 @@ struct ProviderExchangeTests {
         }
     }
 
+    @Test("an azp equal to the audience (Google's hosted flow) is accepted beside the listed Android client ids")
+    func azpEqualToAudience() async throws {
+        try await Self.withGoogle { _, google, client in
+            let response = try await client.postJSON("/auth/google/exchange", [
+                "id_token": try google.idToken(subject: "g-web", azp: FakeGoogleServer.webClientID),
+            ])
+            #expect(response.status == .ok, "\(response.json)")
+        }
+    }
+
     @Test("the hashed nonce rule of the Apple exchange: hex(SHA-256(nonce)) in the token, the raw nonce in the request")
     func hashedNonce() async throws {
         try await Self.withGoogle { _, google, client in

@@ -33,6 +33,8 @@ struct SchemaUpgradeTests {
             """, [sessionID, userID, now, now.addingTimeInterval(3600)])
         try await Migrator(pool: pool).migrate(all)
         #expect(try await pool.query("SELECT user_id FROM identities WHERE subject = '001.before'").single?.decode(UUID.self, at: 0) == userID)
+        #expect(try await pool.query("SELECT email FROM identities WHERE subject = '001.before'").single?.decodeIfPresent(String.self, at: 0)
+            == "old@example.com", "an identity from before gets its user's e-mail")
         #expect(try await pool.query("SELECT provider FROM sessions WHERE id = $1", [sessionID]).single?.decodeIfPresent(String.self, at: 0) == nil)
         await pool.close()
 

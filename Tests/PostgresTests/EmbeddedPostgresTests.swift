@@ -136,4 +136,21 @@ struct EmbeddedPostgresTests {
             }
         }
     }
+
+    @Test("as root, a .data planted as a link is refused too, and nothing is made where it points",
+          .enabled(if: getuid() == 0, "runs only as root: only root hands directories to postgres"))
+    func plantedParentLinkRefused() async throws {
+        try await TestDirectories.withTemporary("planted-parent") { base in
+            let victim = base.appendingPathComponent("victim", isDirectory: true)
+            try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
+            let checkout = base.appendingPathComponent("checkout", isDirectory: true)
+            try FileManager.default.createDirectory(at: checkout, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: checkout.appendingPathComponent(".data").path, withDestinationPath: victim.path)
+            let cluster = EmbeddedPostgres(
+                directory: checkout.appendingPathComponent(".data/postgres", isDirectory: true), durability: .throwaway,
+                fallbackRoot: base.appendingPathComponent("var-lib-issuer"))
+            await #expect(throws: EmbeddedPostgresError.self) { try await cluster.startInBackground(database: "issuer") }
+            #expect(!FileManager.default.fileExists(atPath: victim.appendingPathComponent("postgres").path))
+        }
+    }
 }

@@ -14,12 +14,17 @@ public struct AccountIdentities: Sendable {
     private let clock: any WallClock
     private let immediateTimeout: Duration
     private let events: any AccountEvents
+    private let custody: AppleTokenCustody?
 
+    /// - Parameter custody: where an Apple identity's `authorization_code` goes, so that the
+    ///   account's deletion can revoke it at Apple as for an Apple sign-in.
     public init(
         proof: SessionProof, exchanges: ProviderExchanges, pool: ConnectionPool, revocations: AppleRevocationQueue,
-        clock: any WallClock, events: any AccountEvents = UncountedAccountEvents(), immediateTimeout: Duration = .seconds(2)
+        clock: any WallClock, events: any AccountEvents = UncountedAccountEvents(), custody: AppleTokenCustody? = nil,
+        immediateTimeout: Duration = .seconds(2)
     ) {
         self.events = events
+        self.custody = custody
         self.proof = proof
         self.exchanges = exchanges
         self.store = AccountIdentitiesStore(pool: pool, appleProvider: exchanges.apple.provider.name)
@@ -46,13 +51,18 @@ public struct AccountIdentities: Sendable {
     /// Links the identity `idToken` proves (verified as that provider's native sign-in verifies
     /// it) to the user both proofs name.
     public func link(
-        provider: String, idToken: String?, nonce: String?, accessToken: String, body: Result<String?, OAuthError>, logger: Logger
+        provider: String, idToken: String?, nonce: String?, authorizationCode: String? = nil, accessToken: String,
+        body: Result<String?, OAuthError>, logger: Logger
     ) async throws(OAuthError) -> (userID: UUID, identities: [LinkedIdentity]) {
         let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
         guard let exchange = exchanges.exchange(named: provider) else {
             throw .invalidRequest("The provider is not one this server offers.")
         }
         guard let idToken, !idToken.isEmpty else { throw .invalidRequest("The id_token parameter is required.") }
+        if let authorizationCode, authorizationCode.isEmpty || authorizationCode.utf8.count > AppleTokenCustody.maximumCodeLength
+            || authorizationCode.containsControlCharacters {
+            throw .invalidRequest("authorization_code must be at most \(AppleTokenCustody.maximumCodeLength) bytes without control characters.")
+        }
         let identity = try await exchange.verifiedIdentity(idToken: idToken, nonce: nonce)
         let outcome: AccountIdentitiesStore.Linked
         do {
@@ -65,6 +75,10 @@ public struct AccountIdentities: Sendable {
         case .linked:
             events.identityLinked(provider: provider, by: "user")
             logger.notice("identity linked", metadata: metadata)
+            // docs/reference.md, "Apple token custody": a linked Apple identity's code is kept as a sign-in's is.
+            if provider == exchanges.apple.provider.name, let authorizationCode, let custody {
+                await custody.custody(authorizationCode: authorizationCode, clientID: identity.audience, userID: proven.userID, logger: logger)
+            }
         case .alreadyLinked:
             break
         case .inUse:

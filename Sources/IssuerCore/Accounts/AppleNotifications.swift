@@ -107,9 +107,10 @@ public struct AppleNotifications: Sendable {
                 """, [userID, event.kind == .emailEnabled ? "enabled" : "disabled", event.time])
         case .consentRevoked:
             // Only the sessions that began by the event (at `event_time`'s millisecond precision):
-            // a sign-in after it is a new consent.
+            // a sign-in after it is a new consent. And only Apple's: a user who also linked
+            // another provider stays signed in where they used it.
             try connection.query(
-                "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND revoked_at IS NULL AND date_trunc('milliseconds', created_at) <= $4",
+                "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND revoked_at IS NULL AND date_trunc('milliseconds', created_at) <= $4 AND (provider = 'apple' OR provider IS NULL)",
                 [userID, now, "apple consent revoked", event.time])
             // Apple has already ended this authorization: there is nothing left to revoke there.
             // As with sessions: a token or code kept for a sign-in after the event stays.

@@ -20,7 +20,7 @@ struct AccountIdentitiesEndpoint {
             let fields = try? parameters.get()
             let account = try await identities.link(
                 provider: fields?.optional("provider") ?? "", idToken: fields?.optional("id_token"), nonce: fields?.optional("nonce"),
-                accessToken: token, body: parameters.map { $0.optional("refresh_token") }, logger: context.logger)
+                authorizationCode: fields?.optional("authorization_code"), accessToken: token, body: parameters.map { $0.optional("refresh_token") }, logger: context.logger)
             return try AccountEndpoint.account(account)
         }
         routes.add(.accountIdentity) { request, context in
