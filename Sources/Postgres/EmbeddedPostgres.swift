@@ -91,7 +91,7 @@ public final class EmbeddedPostgres: Sendable {
         } else {
             var options = "-c listen_addresses='' -c unix_socket_directories='\(directory.path)' -c unix_socket_permissions=0700 -c port=5432"
             if durability == .throwaway {
-                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000"
             }
             try run([
                 binaries.pgCtl, "--pgdata", directory.path, "--log", directory.appendingPathComponent("server.log").path,
