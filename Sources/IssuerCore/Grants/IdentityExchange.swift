@@ -109,6 +109,10 @@ public struct IdentityExchange: Sendable {
                 identity: identity, givenName: request.givenName, familyName: request.familyName,
                 clientID: client.clientID, scopes: scopes, nonce: request.nonce,
                 userAgent: request.userAgent, clientIP: request.clientIP))
+        } catch is SignInStore.IdentityDisabled {
+            // docs/reference.md, "Google's account-protection events": Google disabled the account for hijacking.
+            logger.info("sign-in refused", metadata: ["provider": "\(identity.provider)", "reason": "identity disabled by the provider"])
+            throw OAuthError.invalidGrant(SignInStore.IdentityDisabled.description, debug: "identity disabled (hijacking)")
         } catch {
             throw OAuthError.storage(error)
         }
