@@ -108,7 +108,9 @@ func buildRouters(
     ).register(on: routes)
     RevocationEndpoint(revocation: services.revocation).register(on: routes)
     UserInfoEndpoint(service: services.userInfo).register(on: routes)
-    AccountEndpoint(accounts: services.accounts).register(on: routes)
+    AccountEndpoint(accounts: services.accounts, identities: services.accountIdentities).register(on: routes)
+    AccountIdentitiesEndpoint(identities: services.accountIdentities).register(on: routes)
+    AccountSessionsEndpoint(sessions: services.accountSessions).register(on: routes)
     AppleNotificationsEndpoint(notifications: services.appleNotifications).register(on: routes)
     // docs/reference.md, "Google's account-protection events": only where a provider of kind `google` is configured (else 404).
     if let receiver = services.googleRISC {

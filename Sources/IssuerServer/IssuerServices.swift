@@ -16,6 +16,10 @@ struct IssuerServices: Sendable {
     let appleCustody: AppleTokenCustody
     let appleRevocations: AppleRevocationQueue
     let accounts: AccountService
+    /// docs/reference.md, "Signed-in devices".
+    let accountSessions: AccountSessions
+    /// docs/reference.md, "Linked identities".
+    let accountIdentities: AccountIdentities
     let appleNotifications: AppleNotifications
     /// docs/reference.md, "Google's account-protection events": nil unless a provider of kind `google` is configured.
     let googleRISC: GoogleRISC?
@@ -47,6 +51,7 @@ struct IssuerServices: Sendable {
         let sessionProof = SessionProof(
             verifier: accessTokens, ring: ring, store: SessionProofStore(pool: dependencies.pool), revocation: sessions,
             secret: dependencies.serverSecret, clock: clock, grace: configuration.refreshReuseGrace, events: metrics)
+        accountSessions = AccountSessions(proof: sessionProof, pool: dependencies.pool, clock: clock)
         accounts = AccountService(
             proof: sessionProof,
             deletion: AccountDeletion(pool: dependencies.pool, clock: clock, revocations: appleRevocations, events: metrics))
@@ -63,7 +68,7 @@ struct IssuerServices: Sendable {
             verifier: verifier, audiences: configuration.appleClientIDs.map(Set.init), limitsAudiencesByClient: true,
             noncePolicy: NoncePolicy(
                 required: configuration.appleRequireNonce, acceptUnhashed: configuration.appleAcceptUnhashedNonce),
-            clients: configuration.clients, store: signIns, responder: responder, custody: appleCustody)
+            clients: configuration.clients, store: signIns, responder: responder, custody: appleCustody, events: metrics)
         // docs/reference.md, "Google and other OpenID providers": each provider is the same
         // exchange, configured by its settings; its keys found through its discovery document
         // unless configured.
@@ -82,7 +87,7 @@ struct IssuerServices: Sendable {
             let providerVerifier = IdentityTokenVerifier(provider: IdentityProvider(settings), keys: keys, clock: clock)
             providerExchanges.append(IdentityExchange(
                 verifier: providerVerifier, audiences: settings.nativeAudiences.isEmpty ? nil : Set(settings.nativeAudiences),
-                noncePolicy: NoncePolicy(), clients: configuration.clients, store: signIns, responder: responder))
+                noncePolicy: NoncePolicy(), clients: configuration.clients, store: signIns, responder: responder, events: metrics))
             if let clientID = settings.clientID, let secret = settings.clientSecret {
                 hostedProviders.append(HostedProvider(
                     name: settings.id, clientID: clientID, clientSecret: secret, scopes: settings.scopes,
@@ -90,6 +95,9 @@ struct IssuerServices: Sendable {
             }
         }
         exchanges = ProviderExchanges(apple: appleExchange, others: providerExchanges)
+        accountIdentities = AccountIdentities(
+            proof: sessionProof, exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock,
+            events: metrics)
         googleRISC = Self.googleRISC(dependencies)
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
@@ -116,7 +124,7 @@ struct IssuerServices: Sendable {
             onAppleCode: { code, clientID, userID, logger in
                 await custody.custody(
                     authorizationCode: code, clientID: clientID, userID: userID, redirectURI: callbackURL, logger: logger)
-            })
+            }, events: metrics)
         authorizationCode = AuthorizationCodeGrant(
             store: AuthorizationCodeStore(pool: dependencies.pool), clients: configuration.clients, responder: responder, clock: clock,
             refreshTokenTTL: configuration.refreshTokenTTL)
@@ -147,7 +155,8 @@ struct IssuerServices: Sendable {
         return configuration.appleCredentials.map {
             AppleTokenAPI(
                 credentials: $0, transport: dependencies.appleTransport,
-                tokenURL: configuration.appleTokenURL, revokeURL: configuration.appleRevokeURL, clock: dependencies.clock)
+                tokenURL: configuration.appleTokenURL, revokeURL: configuration.appleRevokeURL,
+                migrationURL: configuration.appleMigrationURL, clock: dependencies.clock)
         }
     }
 }

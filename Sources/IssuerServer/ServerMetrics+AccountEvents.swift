@@ -16,4 +16,10 @@ extension ServerMetrics: AccountEvents {
     public func appleRevocationQueue(depth: Int) { recordAppleRevocationQueue(depth: depth) }
     /// The refresh reuse counter, the same one the refresh grant's detections use.
     public func refreshReuseDetected() { recordRefreshReuse() }
+    /// `issuer_sign_ins_total{provider,flow,outcome}`.
+    public func signIn(provider: String, flow: String, outcome: String) { recordSignIn(provider: provider, flow: flow, outcome: outcome) }
+    /// `issuer_identity_links_total{provider,by}`.
+    public func identityLinked(provider: String, by: String) { recordIdentityLink(provider: provider, by: by) }
+    /// `issuer_identity_unlinks_total{provider}`.
+    public func identityUnlinked(provider: String) { recordIdentityUnlink(provider: provider) }
 }

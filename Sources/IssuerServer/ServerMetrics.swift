@@ -85,6 +85,22 @@ public final class ServerMetrics: Sendable {
         count("tokens", "issued", "Token responses issued, by grant", [("grant", grant)])
     }
 
+    /// Counts one sign-in by provider, flow and outcome (docs/reference.md, "Operations").
+    func recordSignIn(provider: String, flow: String, outcome: String) {
+        count("", "sign_ins", "Sign-ins, by provider, flow (native, token_exchange, hosted) and outcome (success or the error code)",
+              [("provider", provider), ("flow", flow), ("outcome", outcome)])
+    }
+
+    /// Counts one identity linked to a user, by how (docs/reference.md, "Linked identities").
+    func recordIdentityLink(provider: String, by: String) {
+        count("identity", "links", "Identities linked to users, by provider and how (user, verified_email)", [("provider", provider), ("by", by)])
+    }
+
+    /// Counts one identity unlinked by its user.
+    func recordIdentityUnlink(provider: String) {
+        count("identity", "unlinks", "Identities unlinked by their users, by provider", [("provider", provider)])
+    }
+
     /// Counts a refresh token presented again after its grace window (docs/reference.md, "Refresh tokens and sessions").
     func recordRefreshReuse() {
         count("refresh", "reuse_detections", "Spent refresh tokens presented after the grace window (sessions revoked)", [])

@@ -2,10 +2,12 @@ import ArgumentParser
 import Foundation
 import IssuerCore
 
-/// `issuer apple revocations`: the queue of Apple token revocations (docs/operations.md).
+/// `issuer apple revocations`: the queue of Apple token revocations (docs/operations.md); `issuer
+/// apple transfer`: moving the app's users to another Apple developer team.
 struct AppleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "apple", abstract: "Apple token custody.", subcommands: [AppleRevocationsCommand.self])
+        commandName: "apple", abstract: "Apple token custody and team transfer.",
+        subcommands: [AppleRevocationsCommand.self, AppleTransferCommand.self])
 }
 
 /// Pending revocations first (next due first), then the latest finished ones. Never a token.

@@ -106,6 +106,9 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("apple-revoke-url"), help: ArgumentHelp("Apple's revoke endpoint (default https://appleid.apple.com/auth/revoke)", valueName: "ISSUER_APPLE_REVOKE_URL"))
     var appleRevokeUrl: String?
 
+    @Option(name: .customLong("apple-migration-url"), help: ArgumentHelp("Apple's usermigrationinfo endpoint, for a team transfer (default https://appleid.apple.com/auth/usermigrationinfo)", valueName: "ISSUER_APPLE_MIGRATION_URL"))
+    var appleMigrationUrl: String?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info)", valueName: "ISSUER_LOG_LEVEL"))
     var logLevel: String?
 
@@ -151,6 +154,7 @@ struct SettingsOptions: ParsableArguments {
             ("ISSUER_APPLE_PRIVATE_KEY_FILE", applePrivateKeyFile),
             ("ISSUER_APPLE_TOKEN_URL", appleTokenUrl),
             ("ISSUER_APPLE_REVOKE_URL", appleRevokeUrl),
+            ("ISSUER_APPLE_MIGRATION_URL", appleMigrationUrl),
             ("ISSUER_LOG_LEVEL", logLevel),
             ("ISSUER_LOG_FORMAT", logFormat),
         ]

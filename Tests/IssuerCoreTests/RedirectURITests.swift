@@ -25,3 +25,18 @@ import Testing
             == "https://x.example/cb?error_description=a%26b%3Dc%20%23%C3%A9")
     }
 }
+
+/// `FormURLEncoding` splits on bytes too: `&` or `=` before a combining mark still delimits.
+@Suite struct FormURLEncodingTests {
+    @Test func delimitersBeforeCombiningMarks() throws {
+        let pairs = try #require(FormURLEncoding.pairs("a=1&\u{301}b=2&c=\u{301}3"))
+        #expect(pairs.map(\.name) == ["a", "\u{301}b", "c"])
+        #expect(pairs.map(\.value) == ["1", "2", "\u{301}3"])
+    }
+
+    @Test func plusAndPercent() throws {
+        let pairs = try #require(FormURLEncoding.pairs("q=a+b%2B%C3%A9&empty=&flag"))
+        #expect(pairs.map(\.value) == ["a b+é", "", ""])
+        #expect(FormURLEncoding.pairs("bad=%zz") == nil)
+    }
+}

@@ -111,4 +111,55 @@ struct AdminCommandTests {
             #expect(missing.stderr.contains("no user"))
         }
     }
+
+    @Test("users find: by an identity's e-mail (any case) or by a provider's subject; nothing found is exit 3; both or neither is a usage error")
+    func find() async throws {
+        try await MigratedDatabase.with { database, pool in
+            let directory = FileManager.default.temporaryDirectory
+            let environment = ["ISSUER_DATABASE_URL": database]
+            let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
+            let apple = try await store.signIn(SignInRequest(
+                identity: ExternalIdentity(provider: "apple", subject: "001.find", audience: "a", email: "Find.Me@example.com", emailVerified: true),
+                clientID: "clanboards-mobile", scopes: ["openid"]))
+            _ = try await store.signIn(SignInRequest(
+                identity: ExternalIdentity(provider: "google", subject: "g-other", audience: "w", email: "other@example.com", emailVerified: true),
+                clientID: "clanboards-mobile", scopes: ["openid"]))
+
+            let byEmail = try await IssuerInvocation.run(["users", "find", "--email", "find.me@EXAMPLE.com", "--output", "json"], in: directory, environment: environment)
+            #expect(byEmail.code == 0, "\(byEmail.stderr)")
+            let users = try #require(try byEmail.json()["users"] as? [[String: Any]])
+            #expect(users.map { $0["sub"] as? String } == [apple.user.subject])
+            #expect(((users.first?["identities"] as? [[String: Any]])?.first?["subject"]) as? String == "001.find")
+
+            let bySubject = try await IssuerInvocation.run(["users", "find", "--provider", "google", "--subject", "g-other"], in: directory, environment: environment)
+            #expect(bySubject.code == 0 && bySubject.stdout.contains("google g-other") && !bySubject.stdout.contains(apple.user.subject))
+
+            let none = try await IssuerInvocation.run(["users", "find", "--email", "nobody@example.com"], in: directory, environment: environment)
+            #expect(none.code == 3)
+            let both = try await IssuerInvocation.run(["users", "find", "--email", "a@b.c", "--provider", "apple", "--subject", "x"], in: directory, environment: environment)
+            #expect(both.code == 2)
+        }
+    }
+
+    @Test("apple transfer status counts Apple identities by stage; export without Apple credentials is a configuration error (exit 2)")
+    func appleTransferCommands() async throws {
+        try await MigratedDatabase.with { database, pool in
+            let directory = FileManager.default.temporaryDirectory
+            let environment = ["ISSUER_DATABASE_URL": database]
+            let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
+            for sub in ["001.t1", "001.t2"] {
+                _ = try await store.signIn(SignInRequest(
+                    identity: ExternalIdentity(provider: "apple", subject: sub, audience: "com.example.app"), clientID: "clanboards-mobile", scopes: ["openid"]))
+            }
+            try await pool.query("UPDATE identities SET transfer_sub = 't.1' WHERE subject = '001.t1'")
+            let status = try await IssuerInvocation.run(["apple", "transfer", "status", "--output", "json"], in: directory, environment: environment)
+            #expect(status.code == 0, "\(status.stderr)")
+            let counts = try status.json()
+            #expect(counts["not_exported"] as? Int == 1 && counts["exported"] as? Int == 1 && counts["rekeyed"] as? Int == 0)
+            let export = try await IssuerInvocation.run(["apple", "transfer", "export", "--target", "NEWTEAM123"], in: directory, environment: environment)
+            #expect(export.code == 2 && export.stderr.contains("ISSUER_APPLE_TEAM_ID"), "\(export.stderr)")
+            let badTarget = try await IssuerInvocation.run(["apple", "transfer", "export", "--target", "not a team"], in: directory, environment: environment)
+            #expect(badTarget.code == 2)
+        }
+    }
 }

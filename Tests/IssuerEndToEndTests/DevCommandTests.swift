@@ -64,6 +64,46 @@ struct DevCommandTests {
         #expect(curl.output.hasPrefix("curl -sS -X POST 'http://127.0.0.1:\(serverPort)/auth/apple/exchange'"), "\(curl.output)")
     }
 
+    @Test("the Android path without Google: dev google's keys, a Credential-Manager-shaped dev token exchanged at /auth/google/exchange")
+    func googleExchangeWithoutGoogle() async throws {
+        let database = try await TestCluster.freshDatabase()
+        let directory = try TestDirectories.created("dev-google")
+        defer { TestDirectories.remove(directory) }
+        let googlePort = ServeCommandTests.freePort()
+        var serverPort = ServeCommandTests.freePort()
+        while serverPort == googlePort { serverPort = ServeCommandTests.freePort() }
+        let google = try ChildProcess(
+            executable: BuiltProducts.issuer, arguments: ["dev", "google", "--port", "\(googlePort)"],
+            environment: ServeCommandTests.cleanEnvironment, directory: directory)
+        defer { google.kill() }
+        #expect(await TestHTTP.waitUntilOK(port: googlePort, path: "/oauth2/v3/certs"), "dev google never answered: \(google.output)")
+        // The providers file the banner prints is the one to serve with.
+        let banner = google.output
+        let json = try #require(banner.range(of: "[{").flatMap { start in banner.range(of: "}]", range: start.lowerBound..<banner.endIndex).map { String(banner[start.lowerBound..<$0.upperBound]) } })
+        try json.write(to: directory.appendingPathComponent("providers.json"), atomically: true, encoding: .utf8)
+
+        #expect(try await ServeCommandTests.run(["keys", "init", "--keys-dir", "keys"], in: directory).code == 0)
+        let server = try ChildProcess(
+            executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(serverPort)"],
+            environment: ServeCommandTests.cleanEnvironment.merging([
+                "ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": "keys", "ISSUER_PROVIDERS_FILE": "providers.json",
+            ]) { _, new in new },
+            directory: directory)
+        defer { server.kill() }
+        #expect(await TestHTTP.waitUntilOK(port: serverPort, path: "/readyz"), "serve never became ready: \(server.output)")
+
+        let token = try await ServeCommandTests.run(["dev", "token", "--provider", "google", "--nonce", "raw-nonce-2"], in: directory)
+        #expect(token.code == 0, "\(token.output)")
+        let idToken = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = try JSONSerialization.data(withJSONObject: ["id_token": idToken, "nonce": "raw-nonce-2"])
+        let answer = try #require(await TestHTTP.post(port: serverPort, path: "/auth/google/exchange", json: body))
+        #expect(answer.status == 200, "\(answer.body)\n\(server.output)")
+        // Google's tokens are not Apple's: the same token at Apple's exchange is refused.
+        #expect(await TestHTTP.post(port: serverPort, path: "/auth/apple/exchange", json: body)?.status != 200)
+        let curl = try await ServeCommandTests.run(["dev", "token", "--provider", "google", "--curl", "--issuer-url", "http://127.0.0.1:9"], in: directory)
+        #expect(curl.output.hasPrefix("curl -sS -X POST 'http://127.0.0.1:9/auth/google/exchange'"), "\(curl.output)")
+    }
+
     @Test("dev token --nonce-claim puts its value in the nonce claim verbatim (the hosted flow's Apple nonce); --nonce hashes it; not both")
     func nonceClaimVerbatim() async throws {
         let directory = try TestDirectories.created("dev-nonce-claim")

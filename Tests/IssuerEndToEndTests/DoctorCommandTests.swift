@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import IssuerCore
 import Testing
 import TestSupport
@@ -113,6 +114,42 @@ struct DoctorCommandTests {
                 environment: Self.healthy(database: database, keys: try TestKeyRing.make(), jwksPort: apple.port))
             #expect(result.code == 1)
             #expect(try Self.statuses(try result.json())["apple keys"] == "fail")
+        }
+    }
+
+    @Test("each provider of ISSUER_PROVIDERS_FILE gets a keys check: found through its discovery document and fetched; unreachable fails")
+    func providerKeys() async throws {
+        try await MigratedDatabase.with { database, _ in
+            let keys = try FakeAppleKeys().jwksJSON
+            let apple = try Self.appleKeys(keys)
+            defer { apple.stop() }
+            // One loopback provider answering its discovery document, then its keys.
+            let port = Mutex(0)
+            let provider = try ScriptedHTTPServer { request, send in
+                let body: String
+                if request.contains("openid-configuration") {
+                    let base = "http://127.0.0.1:\(port.withLock { $0 })"
+                    body = #"{"issuer":"\#(base)","jwks_uri":"\#(base)/keys"}"#
+                } else {
+                    body = String(decoding: keys, as: UTF8.self)
+                }
+                _ = send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+            }
+            defer { provider.stop() }
+            port.withLock { $0 = provider.port }
+            let file = TestDirectories.make("providers.json")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            defer { TestDirectories.remove(file) }
+            try #"[{"id":"corp","kind":"oidc","issuer":"http://127.0.0.1:\#(provider.port)","native_audiences":["a"]},{"id":"gone","kind":"oidc","issuer":"http://127.0.0.1:9","native_audiences":["a"]}]"#
+                .write(to: file, atomically: true, encoding: .utf8)
+            var environment = Self.healthy(database: database, keys: try TestKeyRing.make(), jwksPort: apple.port)
+            environment["ISSUER_PROVIDERS_FILE"] = file.path
+            let result = try await IssuerInvocation.run(
+                ["doctor", "--output", "json", "--timeout", "2"], in: FileManager.default.temporaryDirectory, environment: environment)
+            let statuses = try Self.statuses(try result.json())
+            #expect(statuses["corp keys"] == "ok", "\(result.stdout)")
+            #expect(statuses["gone keys"] == "fail", "\(result.stdout)")
+            #expect(result.code == 1)
         }
     }
 }

@@ -60,7 +60,7 @@ struct CrossOriginTests {
         ("/oauth2/token", "POST", "POST"),
         ("/oauth2/revoke", "POST", "POST"),
         ("/userinfo", "GET", "GET, POST"),
-        ("/account", "DELETE", "DELETE"),
+        ("/account", "DELETE", "GET, DELETE"), ("/account/sessions", "DELETE", "GET, DELETE"),
     ])
     func preflightFromListedOrigin(path: String, requested: String, methods: String) async throws {
         try await withIssuer(environment: try Self.environment()) { fixture in

@@ -45,6 +45,12 @@ final class FakeAppleServer: Sendable {
         /// Client secrets that failed the check.
         var refusedSecrets = 0
         var lastSecret: String?
+        /// Team transfer: each old `sub`'s transfer identifier, new `sub` and new relay address.
+        var migration: [String: (transferSub: String, newSub: String, email: String)] = [:]
+        /// `usermigrationinfo` answers 429 this many times before answering.
+        var migrationThrottles = 0
+        var migrationTokens: Set<String> = []
+        var migrationRequests = 0
     }
 
     let state = Mutex(State())
@@ -107,6 +113,7 @@ final class FakeAppleServer: Sendable {
             "ISSUER_APPLE_PRIVATE_KEY_FILE": keyFile.path,
             "ISSUER_APPLE_TOKEN_URL": "http://127.0.0.1:\(port)/auth/token",
             "ISSUER_APPLE_REVOKE_URL": "http://127.0.0.1:\(port)/auth/revoke",
+            "ISSUER_APPLE_MIGRATION_URL": "http://127.0.0.1:\(port)/auth/usermigrationinfo",
         ]
     }
 
@@ -115,6 +122,7 @@ final class FakeAppleServer: Sendable {
         let router = Router()
         router.post("/auth/token") { request, _ in try await self.token(request) }
         router.post("/auth/revoke") { request, _ in try await self.revoke(request) }
+        router.post("/auth/usermigrationinfo") { request, _ in try await self.migrationInfo(request) }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in try await body(client.port!) }
     }
@@ -159,6 +167,12 @@ final class FakeAppleServer: Sendable {
             state.withLock { $0.refusedSecrets += 1 }
             return Self.json(.badRequest, ["error": "invalid_client"])
         }
+        if form["grant_type"] == "client_credentials" {
+            guard form["scope"] == "user.migration" else { return Self.json(.badRequest, ["error": "invalid_scope"]) }
+            let token = "m" + UUID().uuidString
+            state.withLock { _ = $0.migrationTokens.insert(token) }
+            return Self.json(.ok, ["access_token": token, "token_type": "Bearer", "expires_in": "3600"])
+        }
         guard form["grant_type"] == "authorization_code", let code = form["code"], let clientID = form["client_id"],
               let (token, subject, idTokens) = state.withLock({ state in
                   state.codes.removeValue(forKey: code).map { ($0, state.codeSubjects.removeValue(forKey: code), state.idTokens) }
@@ -194,6 +208,31 @@ final class FakeAppleServer: Sendable {
         }
         guard accepted else { return Self.json(.badRequest, ["error": "invalid_grant"]) }
         return Response(status: .ok)
+    }
+
+    /// Apple's `usermigrationinfo`: the sending team's `sub` and `target` give a `transfer_sub`;
+    /// the receiving team's `transfer_sub` gives the new `sub` and e-mail.
+    private func migrationInfo(_ request: Request) async throws -> Response {
+        let form = try await Self.form(request)
+        let bearer = request.headers[.authorization].map { String($0.dropFirst("Bearer ".count)) } ?? ""
+        let (throttled, known) = state.withLock { state -> (Bool, Bool) in
+            state.migrationRequests += 1
+            if state.migrationThrottles > 0 {
+                state.migrationThrottles -= 1
+                return (true, true)
+            }
+            return (false, state.migrationTokens.contains(bearer))
+        }
+        if throttled { return Self.json(.tooManyRequests, ["error": "rate_limited"]) }
+        guard known, await secretIsValid(form) else { return Self.json(.badRequest, ["error": "invalid_client"]) }
+        let mapping = state.withLock { $0.migration }
+        if let sub = form["sub"], form["target"] != nil, let entry = mapping[sub] {
+            return Self.json(.ok, ["transfer_sub": entry.transferSub])
+        }
+        if let transferSub = form["transfer_sub"], let entry = mapping.values.first(where: { $0.transferSub == transferSub }) {
+            return Self.json(.ok, ["sub": entry.newSub, "email": entry.email])
+        }
+        return Self.json(.badRequest, ["error": "invalid_request"])
     }
 
     /// The answer of an Apple that is not `.up`, or nil when it is.

@@ -28,6 +28,14 @@ struct HTTP1RequestRulesTests {
         }
     }
 
+    @Test("RFC 9112 §3.2: an empty Host field is a Host field")
+    func emptyHostAccepted() async throws {
+        try await withLiveIssuer { port in
+            let (answers, _) = try await Offload.run { try Self.exchange(port: port, "GET /oauth2/jwks.json HTTP/1.1\r\nHost:\r\n\r\n", expecting: 1, waiting: 200) }
+            #expect(answers.first?.statusLine == "HTTP/1.1 200 OK")
+        }
+    }
+
     @Test("a refusal keeps its place after a pipelined request answered before it, and nothing after it is answered")
     func refusalInOrder() async throws {
         try await withLiveIssuer { port in

@@ -71,6 +71,7 @@ struct HostedProviderFlowTests {
             let dump = try await AppleTestRig.dump(fixture.pool)
             #expect(!dump.contains("ya29.provider-access") && !dump.contains("1//provider-refresh"))
 
+            #expect(ProviderExchangeTests.signIns(fixture, provider: "corp", flow: "hosted", outcome: "success") == 1)
             // The state is single-use.
             let replay = try await client.get("/auth/corp/callback?code=\(RedirectURI.encode(code))&state=\(RedirectURI.encode(state))")
             #expect(replay.status == .badRequest)
@@ -91,6 +92,7 @@ struct HostedProviderFlowTests {
             let unknown = try await client.get("/auth/other/callback?code=x&state=\(RedirectURI.encode(state))")
             #expect(unknown.status == .notFound)
             #expect(try await fixture.count("users") == 0)
+            #expect(ProviderExchangeTests.signIns(fixture, provider: "corp", flow: "hosted", outcome: "access_denied") == 2)
         }
     }
 

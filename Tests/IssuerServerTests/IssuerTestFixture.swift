@@ -13,10 +13,10 @@ import TestSupport
 /// everything the fixture opened afterwards, whether `body` returns, throws or fails a
 /// `#require`: the one way tests start an in-process issuer.
 func withIssuer<Result>(
-    environment: [String: String] = [:], clock: ManualClock = ManualClock(Date()),
+    environment: [String: String] = [:], clock: ManualClock = ManualClock(Date()), database: String? = nil,
     isolation: isolated (any Actor)? = #isolation, _ body: (IssuerTestFixture) async throws -> Result
 ) async throws -> Result {
-    try await IssuerTestFixture.open(environment: environment, clock: clock).closing(body)
+    try await IssuerTestFixture.open(environment: environment, clock: clock, database: database).closing(body)
 }
 
 /// A real issuer application for in-process tests: a fresh migrated database, a key ring on
@@ -41,8 +41,10 @@ struct IssuerTestFixture {
     static let bundleID = "com.example.app"
 
     /// Makes the parts in an order where a failure leaves nothing open behind.
-    fileprivate static func open(environment: [String: String], clock: ManualClock) async throws -> IssuerTestFixture {
-        let conninfo = try await TestCluster.freshDatabase()
+    /// `database`: a database of the test's own (already written to), else a fresh one.
+    fileprivate static func open(environment: [String: String], clock: ManualClock, database: String?) async throws -> IssuerTestFixture {
+        let conninfo: String
+        if let database { conninfo = database } else { conninfo = try await TestCluster.freshDatabase() }
         let keysDirectory = try TestKeyRing.make()
         var environment = environment
         environment["ISSUER_KEYS_DIR"] = environment["ISSUER_KEYS_DIR"] ?? keysDirectory.path

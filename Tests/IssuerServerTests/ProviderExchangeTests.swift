@@ -11,7 +11,7 @@ import TestSupport
 struct ProviderExchangeTests {
     /// The issuer with a `google` provider whose keys are the fake's, fetched over HTTP.
     static func withGoogle(
-        _ entry: [String: String] = [:], _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
+        _ entry: [String: any Sendable] = [:], _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
     ) async throws {
         let clock = ManualClock(Date())
         try await FakeGoogleServer.with(clock: clock) { google in
@@ -47,6 +47,20 @@ struct ProviderExchangeTests {
         }
     }
 
+    /// The count of `issuer_sign_ins_total` for these labels, whatever their order.
+    static func signIns(_ fixture: IssuerTestFixture, provider: String, flow: String, outcome: String) -> Double? {
+        metric(fixture, "issuer_sign_ins_total", ["provider=\"\(provider)\"", "flow=\"\(flow)\"", "outcome=\"\(outcome)\""])
+    }
+
+    /// The value of the series `name` whose labels include every one of `labels`.
+    static func metric(_ fixture: IssuerTestFixture, _ name: String, _ labels: [String]) -> Double? {
+        var buffer = [UInt8]()
+        fixture.metrics.registry.emit(into: &buffer)
+        return String(decoding: buffer, as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix(name + "{") && labels.allSatisfy($0.contains) }
+            .flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
     static func identity(_ fixture: IssuerTestFixture, _ tokens: [String: Any]) async throws -> (provider: String, subject: String) {
         let userID = try AppleTestRig.userID(fixture, tokens)
         let row = try #require(try await fixture.pool.query("SELECT provider, subject FROM identities WHERE user_id = $1", [userID]).single)
@@ -68,6 +82,8 @@ struct ProviderExchangeTests {
             let apple = try await AppleTestRig.signIn(client, fixture, subject: "g-1", code: nil)
             #expect(try AppleTestRig.userID(fixture, apple) != AppleTestRig.userID(fixture, first.json))
             #expect(first.json["id_token"] != nil && first.json["refresh_token"] != nil)
+            #expect(Self.signIns(fixture, provider: "google", flow: "native", outcome: "success") == 2)
+            #expect(Self.signIns(fixture, provider: "apple", flow: "native", outcome: "success") == 1)
         }
     }
 
@@ -91,6 +107,7 @@ struct ProviderExchangeTests {
             #expect(response.status == .badRequest)
             #expect(response.json["error"] as? String == "invalid_grant")
             #expect(try await fixture.count("users") == 0, "nothing stored")
+            #expect(Self.signIns(fixture, provider: "google", flow: "native", outcome: "invalid_grant") == 1)
         }
     }
 

@@ -19,6 +19,14 @@ public protocol AccountEvents: Sendable {
     func appleRevocationQueue(depth: Int)
     /// A spent refresh token came back after the reuse grace, and its session was revoked.
     func refreshReuseDetected()
+    /// A sign-in with `provider` ended (docs/reference.md, "Operations"): `flow` is `native`,
+    /// `token_exchange` or `hosted`; `outcome` is `success` or the RFC 6749 error code it failed with.
+    func signIn(provider: String, flow: String, outcome: String)
+    /// An identity was linked to a user (docs/reference.md, "Linked identities"): `by` is `user`
+    /// (from a signed-in session) or `verified_email` (a first sign-in joined by e-mail).
+    func identityLinked(provider: String, by: String)
+    /// An identity was unlinked by its user.
+    func identityUnlinked(provider: String)
 }
 
 /// Counts nothing: for tools and tests that do not expose metrics.
@@ -39,4 +47,10 @@ public struct UncountedAccountEvents: AccountEvents {
     public func appleRevocationQueue(depth: Int) {}
     /// Not counted.
     public func refreshReuseDetected() {}
+    /// Not counted.
+    public func signIn(provider: String, flow: String, outcome: String) {}
+    /// Not counted.
+    public func identityLinked(provider: String, by: String) {}
+    /// Not counted.
+    public func identityUnlinked(provider: String) {}
 }

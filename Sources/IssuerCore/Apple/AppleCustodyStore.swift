@@ -36,10 +36,13 @@ struct AppleCustodyStore: Sendable {
     /// Stores `sealed` as the user's Apple token for `clientID` when `appleSubject` is theirs.
     func keep(sealed: [UInt8], userID: UUID, clientID: String, appleSubject: String, now: Date) async throws -> Kept {
         let row = try await pool.query("""
-            WITH kept AS (
+            WITH owner AS (
+                -- Locked, so an unlink of this identity (which queues the user's Apple tokens)
+                -- either sees this token or makes this statement see the identity gone.
+                SELECT user_id FROM identities WHERE provider = $5 AND subject = $6 AND user_id = $1 FOR KEY SHARE
+            ), kept AS (
                 INSERT INTO apple_tokens (user_id, client_id, sealed, created_at)
-                SELECT $1::uuid, $2::text, $3::bytea, $4::timestamptz
-                WHERE EXISTS (SELECT 1 FROM identities WHERE provider = $5 AND subject = $6 AND user_id = $1)
+                SELECT $1::uuid, $2::text, $3::bytea, $4::timestamptz FROM owner
                 ON CONFLICT (user_id, client_id) DO UPDATE SET sealed = EXCLUDED.sealed, created_at = EXCLUDED.created_at
                 RETURNING 1)
             SELECT EXISTS (SELECT 1 FROM kept) AS kept, EXISTS (SELECT 1 FROM users WHERE id = $1) AS user_exists
@@ -63,7 +66,9 @@ struct AppleCustodyStore: Sendable {
 
     /// Drops codes past their lifetime; answers their users.
     func dropExpired(now: Date) async throws -> [UUID] {
-        try await pool.query("DELETE FROM apple_code_redemptions WHERE expires_at <= $1 RETURNING user_id", [now]).rows
+        // A code claimed by a worker (its lease running) is that worker's to settle.
+        try await pool.query(
+            "DELETE FROM apple_code_redemptions WHERE expires_at <= $1 AND next_attempt_at <= $1 RETURNING user_id", [now]).rows
             .map { try $0.decode(UUID.self, column: "user_id") }
     }
 
@@ -87,10 +92,13 @@ struct AppleCustodyStore: Sendable {
     func keepPending(_ pending: Pending, sealed: [UInt8], appleSubject: String, now: Date) async throws -> Kept {
         let row = try await pool.query("""
             WITH done AS (DELETE FROM apple_code_redemptions WHERE id = $1 RETURNING user_id, client_id),
+            owner AS (
+                SELECT identities.user_id FROM identities, done
+                WHERE provider = $4 AND subject = $5 AND identities.user_id = done.user_id FOR KEY SHARE OF identities
+            ),
             kept AS (
                 INSERT INTO apple_tokens (user_id, client_id, sealed, created_at)
-                SELECT done.user_id, done.client_id, $2::bytea, $3::timestamptz FROM done
-                WHERE EXISTS (SELECT 1 FROM identities WHERE provider = $4 AND subject = $5 AND user_id = done.user_id)
+                SELECT done.user_id, done.client_id, $2::bytea, $3::timestamptz FROM done, owner
                 ON CONFLICT (user_id, client_id) DO UPDATE SET sealed = EXCLUDED.sealed, created_at = EXCLUDED.created_at
                 RETURNING 1)
             SELECT EXISTS (SELECT 1 FROM kept) AS kept, EXISTS (SELECT 1 FROM done) AS user_exists

@@ -1,13 +1,22 @@
 import Foundation
 
-/// Posts a form to one of Apple's endpoints (`ISSUER_APPLE_TOKEN_URL`, `ISSUER_APPLE_REVOKE_URL`).
+/// Posts a form to one of Apple's endpoints (`ISSUER_APPLE_TOKEN_URL`, `ISSUER_APPLE_REVOKE_URL`,
+/// `ISSUER_APPLE_MIGRATION_URL`), or to another provider's token endpoint.
 /// The server implements it over HTTP under the rules (docs/reference.md, "Faults and bad input") (one deadline for the whole exchange,
 /// a body cap, no redirects); keeping HTTP out of the core, as `JWKSFetcher` does, keeps the
 /// custody and revocation rules testable on their own.
 public protocol AppleHTTPTransport: Sendable {
-    /// POSTs `fields` as `application/x-www-form-urlencoded` and answers the status and body of
+    /// POSTs `fields` as `application/x-www-form-urlencoded`, with `headers` beside the form's
+    /// own (`Authorization` for Apple's migration endpoint), and answers the status and body of
     /// any non-redirect answer; throws when no complete answer came within `timeout`.
-    func postForm(to url: URL, fields: [(String, String)], timeout: Duration) async throws -> AppleHTTPAnswer
+    func postForm(to url: URL, fields: [(String, String)], headers: [(String, String)], timeout: Duration) async throws -> AppleHTTPAnswer
+}
+
+extension AppleHTTPTransport {
+    /// A form POST with no header of the caller's.
+    public func postForm(to url: URL, fields: [(String, String)], timeout: Duration) async throws -> AppleHTTPAnswer {
+        try await postForm(to: url, fields: fields, headers: [], timeout: timeout)
+    }
 }
 
 /// What one of Apple's endpoints answered.
@@ -24,7 +33,7 @@ public struct AppleHTTPAnswer: Sendable {
     }
 
     /// RFC 6749 §5.2 `error` of a JSON error body, when there is one.
-    var oauthError: String? {
+    public var oauthError: String? {
         ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["error"] as? String
     }
 }

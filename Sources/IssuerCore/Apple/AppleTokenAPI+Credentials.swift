@@ -6,11 +6,11 @@ extension AppleTokenAPI {
     /// whose client secret is dated by `clock`.
     public init(
         credentials: Configuration.AppleCredentials, transport: any AppleHTTPTransport, tokenURL: URL, revokeURL: URL,
-        clock: any WallClock
+        migrationURL: URL? = nil, clock: any WallClock
     ) {
         self.init(
             transport: transport,
             secret: AppleClientSecret(teamID: credentials.teamID, keyID: credentials.keyID, key: credentials.signingKey, clock: clock),
-            tokenURL: tokenURL, revokeURL: revokeURL)
+            tokenURL: tokenURL, revokeURL: revokeURL, migrationURL: migrationURL)
     }
 }

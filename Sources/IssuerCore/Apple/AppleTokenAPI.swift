@@ -25,17 +25,70 @@ public struct AppleTokenAPI: Sendable {
         case failed(String)
     }
 
+    /// How a call of a team transfer ended (docs/reference.md, "Apple team transfer").
+    public enum MigrationAnswer: Sendable, Equatable {
+        /// Apple answered these string members.
+        case answered([String: String])
+        /// Worth another try later: Apple unreachable, `429` or `5xx`.
+        case retry(String)
+        /// Refused for good.
+        case refused(String)
+    }
+
     private let transport: any AppleHTTPTransport
     private let secret: AppleClientSecret
     private let tokenURL: URL
     private let revokeURL: URL
+    private let migrationURL: URL?
 
-    /// - Parameters: `ISSUER_APPLE_TOKEN_URL` and `ISSUER_APPLE_REVOKE_URL`, and the client secret signer.
-    public init(transport: any AppleHTTPTransport, secret: AppleClientSecret, tokenURL: URL, revokeURL: URL) {
+    /// - Parameters: `ISSUER_APPLE_TOKEN_URL`, `ISSUER_APPLE_REVOKE_URL` and
+    ///   `ISSUER_APPLE_MIGRATION_URL`, and the client secret signer.
+    public init(transport: any AppleHTTPTransport, secret: AppleClientSecret, tokenURL: URL, revokeURL: URL, migrationURL: URL? = nil) {
         self.transport = transport
         self.secret = secret
         self.tokenURL = tokenURL
         self.revokeURL = revokeURL
+        self.migrationURL = migrationURL
+    }
+
+    /// Apple, "Transferring your apps and users to another team": an access token for
+    /// `usermigrationinfo` (`client_credentials`, `scope=user.migration`) for `clientID`.
+    public func migrationToken(clientID: String, timeout: Duration) async -> MigrationAnswer {
+        await migrationCall(to: tokenURL, fields: [
+            ("grant_type", "client_credentials"), ("scope", "user.migration"), ("client_id", clientID),
+        ], clientID: clientID, headers: [], timeout: timeout)
+    }
+
+    /// `POST usermigrationinfo` with `fields` (`sub` and `target` on the sending side,
+    /// `transfer_sub` on the receiving side), `client_id` and `client_secret`.
+    public func migrationInfo(
+        _ fields: [(String, String)], accessToken: String, clientID: String, timeout: Duration
+    ) async -> MigrationAnswer {
+        guard let migrationURL else { return .refused("ISSUER_APPLE_MIGRATION_URL is not configured") }
+        return await migrationCall(
+            to: migrationURL, fields: fields + [("client_id", clientID)], clientID: clientID,
+            headers: [("Authorization", "Bearer \(accessToken)")], timeout: timeout)
+    }
+
+    private func migrationCall(
+        to url: URL, fields: [(String, String)], clientID: String, headers: [(String, String)], timeout: Duration
+    ) async -> MigrationAnswer {
+        let answer: AppleHTTPAnswer
+        do {
+            let signed = fields + [("client_secret", try secret.secret(clientID: clientID))]
+            answer = try await transport.postForm(to: url, fields: signed, headers: headers, timeout: timeout)
+        } catch {
+            return .retry("\(error)")
+        }
+        if answer.status == 429 || answer.status >= 500 { return .retry("HTTP \(answer.status)") }
+        guard answer.status == 200, let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any] else {
+            return .refused("HTTP \(answer.status)\(answer.oauthError.map { " \($0)" } ?? "")")
+        }
+        var members: [String: String] = [:]
+        for (name, value) in object {
+            if let text = value as? String { members[name] = text } else if let flag = value as? Bool { members[name] = flag ? "true" : "false" }
+        }
+        return .answered(members)
     }
 
     /// Redeems Apple's one-time `code` (grant `authorization_code`). Web codes name the

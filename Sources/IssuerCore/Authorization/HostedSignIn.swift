@@ -60,6 +60,7 @@ public struct HostedSignIn: Sendable {
     private let store: SignInStore
     private let clock: any WallClock
     private let onAppleCode: AppleCodeHandler?
+    private let events: any AccountEvents
 
     /// - Parameters:
     ///   - apple: nil when `ISSUER_APPLE_SERVICES_ID` is unset.
@@ -69,8 +70,9 @@ public struct HostedSignIn: Sendable {
     public init(
         apple: Apple?, providers: [HostedProvider] = [], transport: (any AppleHTTPTransport)? = nil, issuer: String,
         clients: ClientRegistry, sealer: AuthorizationStateSealer, verifier: IdentityTokenVerifier, store: SignInStore,
-        clock: any WallClock, onAppleCode: AppleCodeHandler? = nil
+        clock: any WallClock, onAppleCode: AppleCodeHandler? = nil, events: any AccountEvents = UncountedAccountEvents()
     ) {
+        self.events = events
         self.apple = apple
         self.providers = providers
         self.transport = transport
@@ -160,7 +162,7 @@ public struct HostedSignIn: Sendable {
         case .failure(let refusal): return refusal.outcome
         }
         let (state, client) = opened
-        let fail = failure(state.request, logger: logger)
+        let fail = failure(state.request, provider: "apple", logger: logger)
         if let error = form["error"] {
             // Apple's `user_cancelled_authorize` and anything else it reports end the same way.
             return fail(.accessDenied, "The user did not complete Sign in with Apple.", "apple error \(error.prefix(64))")
@@ -216,7 +218,7 @@ public struct HostedSignIn: Sendable {
         case .failure(let refusal): return refusal.outcome
         }
         let (state, client) = opened
-        let fail = failure(state.request, logger: logger)
+        let fail = failure(state.request, provider: name, logger: logger)
         let display = provider.displayName
         if let error = query["error"] {
             return fail(.accessDenied, "The user did not complete sign-in with \(display).", "\(name) error \(error.prefix(64))")
@@ -261,8 +263,8 @@ public struct HostedSignIn: Sendable {
             return fail(.accessDenied, "Sign-in with \(display) could not be verified.", "\(error)")
         }
         return await complete(
-            identity, givenName: nil, familyName: nil, state: state, client: client, userAgent: userAgent, clientIP: clientIP,
-            logger: logger) { _ in }
+            identity, linksByVerifiedEmail: provider.verifier.provider.linksByVerifiedEmail, givenName: nil, familyName: nil,
+            state: state, client: client, userAgent: userAgent, clientIP: clientIP, logger: logger) { _ in }
     }
 
     /// Opens a callback's sealed state and finds its client, or the page that says why not.
@@ -294,10 +296,13 @@ public struct HostedSignIn: Sendable {
     /// How a callback reports a failure once the client's redirect URI is trusted: an RFC 6749
     /// §4.1.2.1 error to the client, and a log line with the reason.
     private func failure(
-        _ request: AuthorizationRequest, logger: Logger
+        _ request: AuthorizationRequest, provider: String, logger: Logger
     ) -> (_ code: OAuthError.Code, _ description: String, _ reason: String) -> Outcome {
         { code, description, reason in
-            logger.info("hosted sign-in refused", metadata: ["reason": "\(reason)", "client_id": "\(request.clientID)"])
+            events.signIn(provider: provider, flow: "hosted", outcome: code.rawValue)
+            logger.info("hosted sign-in refused", metadata: [
+                "reason": "\(reason)", "client_id": "\(request.clientID)", "provider": "\(provider)",
+            ])
             return toClient(request.redirectURI, [("error", code.rawValue), ("error_description", description), ("state", request.state)])
         }
     }
@@ -306,18 +311,21 @@ public struct HostedSignIn: Sendable {
     /// the state spent and a one-time code stored in one statement, then the client's redirect.
     /// `afterSignIn` runs once the user exists (Apple's code goes to custody).
     private func complete(
-        _ identity: ExternalIdentity, givenName: String?, familyName: String?, state: AuthorizationState, client: OAuthClient,
+        _ identity: ExternalIdentity, linksByVerifiedEmail: Bool = false, givenName: String?, familyName: String?,
+        state: AuthorizationState, client: OAuthClient,
         userAgent: String?, clientIP: String?, logger: Logger, afterSignIn: (UUID) async -> Void
     ) async -> Outcome {
         let request = state.request
         let outcome: (signIn: SignIn, code: AuthorizationCode)
         do {
+            var signIn = SignInRequest(
+                identity: identity, givenName: givenName, familyName: familyName, clientID: client.clientID,
+                scopes: request.scopes, nonce: request.nonce,
+                userAgent: userAgent.map { $0.truncated(toUTF8Bytes: IdentityExchange.Request.maximumUserAgentLength).escapingControlCharacters },
+                clientIP: clientIP)
+            signIn.linksByVerifiedEmail = linksByVerifiedEmail
             outcome = try await store.signIn(
-                SignInRequest(
-                    identity: identity, givenName: givenName, familyName: familyName, clientID: client.clientID,
-                    scopes: request.scopes, nonce: request.nonce,
-                    userAgent: userAgent.map { $0.truncated(toUTF8Bytes: IdentityExchange.Request.maximumUserAgentLength).escapingControlCharacters },
-                    clientIP: clientIP),
+                signIn,
                 authorization: request, codeLifetime: AuthorizationCode.lifetime,
                 stateHash: Self.stateHash(state),
                 stateExpiresAt: Date(timeIntervalSince1970: TimeInterval(state.expiresAt)))
@@ -327,10 +335,11 @@ public struct HostedSignIn: Sendable {
             return .page(status: 400, message: "This sign-in link was already used. Start again from the app.")
         } catch is SignInStore.IdentityDisabled {
             // docs/reference.md, "Google's account-protection events": Google disabled the account for hijacking.
-            return failure(request, logger: logger)(.accessDenied, SignInStore.IdentityDisabled.description, "identity disabled (hijacking)")
+            return failure(request, provider: identity.provider, logger: logger)(
+                .accessDenied, SignInStore.IdentityDisabled.description, "identity disabled (hijacking)")
         } catch {
             let mapped = OAuthError.storage(error)
-            return failure(request, logger: logger)(
+            return failure(request, provider: identity.provider, logger: logger)(
                 mapped.code == .temporarilyUnavailable ? .temporarilyUnavailable : .serverError,
                 mapped.code == .temporarilyUnavailable ? "The service is briefly unavailable; try again." : "The sign-in could not be completed.",
                 "storage: \(error)")
@@ -339,6 +348,13 @@ public struct HostedSignIn: Sendable {
             "provider": "\(identity.provider)", "sub": "\(outcome.signIn.user.subject)", "sid": "\(outcome.signIn.sessionID)",
             "client_id": "\(client.clientID)", "flow": "hosted",
         ])
+        events.signIn(provider: identity.provider, flow: "hosted", outcome: "success")
+        if outcome.signIn.joinedByVerifiedEmail {
+            events.identityLinked(provider: identity.provider, by: "verified_email")
+            logger.notice("identity linked by verified e-mail", metadata: [
+                "user": "\(outcome.signIn.user.subject)", "provider": "\(identity.provider)",
+            ])
+        }
         await afterSignIn(outcome.signIn.user.id)
         return toClient(request.redirectURI, [("code", outcome.code.value), ("state", request.state)])
     }

@@ -43,6 +43,7 @@ extension Configuration {
             "ISSUER_APPLE_AUTHORIZE_URL": appleAuthorizeURL.absoluteString,
             "ISSUER_APPLE_TOKEN_URL": appleTokenURL.absoluteString,
             "ISSUER_APPLE_REVOKE_URL": appleRevokeURL.absoluteString,
+            "ISSUER_APPLE_MIGRATION_URL": appleMigrationURL.absoluteString,
             "ISSUER_APPLE_TEAM_ID": appleCredentials?.teamID,
             "ISSUER_APPLE_KEY_ID": appleCredentials?.keyID,
             "ISSUER_APPLE_PRIVATE_KEY_FILE": appleCredentials?.privateKeyFile.path,

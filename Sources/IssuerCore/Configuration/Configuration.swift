@@ -67,6 +67,8 @@ public struct Configuration: Sendable {
     public var appleTokenURL: URL
     /// ISSUER_APPLE_REVOKE_URL: Apple's revocation endpoint.
     public var appleRevokeURL: URL
+    /// ISSUER_APPLE_MIGRATION_URL: Apple's `usermigrationinfo`, for a team transfer (docs/reference.md, "Apple team transfer").
+    public var appleMigrationURL: URL
     /// HTTPS_PROXY, HTTP_PROXY and NO_PROXY: how outbound calls reach Apple (docs/reference.md, "Outbound proxy").
     public var outboundProxy: OutboundProxy
     /// ISSUER_LOG_LEVEL: the lowest level logged.
@@ -189,6 +191,7 @@ public struct Configuration: Sendable {
         }
         appleTokenURL = try reader.remoteURL("ISSUER_APPLE_TOKEN_URL", default: "https://appleid.apple.com/auth/token")
         appleRevokeURL = try reader.remoteURL("ISSUER_APPLE_REVOKE_URL", default: "https://appleid.apple.com/auth/revoke")
+        appleMigrationURL = try reader.remoteURL("ISSUER_APPLE_MIGRATION_URL", default: "https://appleid.apple.com/auth/usermigrationinfo")
         outboundProxy = try OutboundProxy(environment: reader.environment)
         let levelText = reader.string("ISSUER_LOG_LEVEL", default: "info").lowercased()
         guard let level = Logger.Level(rawValue: levelText) else {

@@ -98,6 +98,10 @@ extension ConfigurationSetting {
         .init("ISSUER_APPLE_REVOKE_URL", .apple, default: "https://appleid.apple.com/auth/revoke", """
             Apple's revocation endpoint, where account deletion revokes Apple's tokens.
             """),
+        .init("ISSUER_APPLE_MIGRATION_URL", .apple, default: "https://appleid.apple.com/auth/usermigrationinfo", """
+            Apple's user migration endpoint, for `issuer apple transfer` when the app moves to another Apple \
+            developer team.
+            """),
         .init("ISSUER_APPLE_TEAM_ID", .apple, """
             Your Apple developer team. Set `ISSUER_APPLE_TEAM_ID`, `ISSUER_APPLE_KEY_ID` and \
             `ISSUER_APPLE_PRIVATE_KEY_FILE` together or not at all. With them, Apple's authorization codes are \

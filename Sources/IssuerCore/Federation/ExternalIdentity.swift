@@ -14,6 +14,8 @@ public struct ExternalIdentity: Sendable, Equatable {
     public var isPrivateEmail: Bool?
     /// OIDC Core §3.3.2.11 `c_hash`: binds the token to the authorization code issued beside it.
     public var codeHash: String?
+    /// Apple's `transfer_sub` during a team transfer (docs/reference.md, "Apple team transfer").
+    public var transferSub: String?
 
     /// Only provider, subject and audience are always known; the rest is what the token carried.
     public init(provider: String, subject: String, audience: String, email: String? = nil, emailVerified: Bool? = nil, isPrivateEmail: Bool? = nil, codeHash: String? = nil) {

@@ -19,6 +19,9 @@ public struct IdentityProvider: Sendable, Equatable {
     public var hostedDomain: String?
     /// The signature algorithms accepted; never `none` or an HMAC (RFC 8725 §3.1).
     public var algorithms: Set<JWSAlgorithm>
+    /// `link_by_verified_email`: a first sign-in joins the one existing user with that verified
+    /// e-mail (docs/reference.md, "Linked identities"). Never for Apple.
+    public var linksByVerifiedEmail: Bool = false
 
     public init(
         name: String, issuer: String, alternateIssuers: Set<String> = [], authorizedParties: Set<String> = [],
@@ -41,5 +44,6 @@ public struct IdentityProvider: Sendable, Equatable {
             name: settings.id, issuer: settings.issuer, alternateIssuers: settings.issuers,
             authorizedParties: Set(settings.authorizedParties), hostedDomain: settings.hostedDomain,
             algorithms: Set(JWSAlgorithm.allCases))
+        linksByVerifiedEmail = settings.linkByVerifiedEmail
     }
 }

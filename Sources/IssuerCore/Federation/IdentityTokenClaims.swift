@@ -18,9 +18,12 @@ struct IdentityTokenClaims: Decodable {
     var azp: String?
     /// Google: the Workspace domain of the account.
     var hd: String?
+    /// Apple, during a team transfer: the identifier the sending team exported for this user.
+    var transferSub: String?
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, exp, iat, nonce, email, azp, hd
+        case transferSub = "transfer_sub"
         case codeHash = "c_hash"
         case emailVerified = "email_verified"
         case isPrivateEmail = "is_private_email"
@@ -42,6 +45,7 @@ struct IdentityTokenClaims: Decodable {
         codeHash = try container.decodeIfPresent(String.self, forKey: .codeHash)
         azp = try container.decodeIfPresent(String.self, forKey: .azp)
         hd = try container.decodeIfPresent(String.self, forKey: .hd)
+        transferSub = try container.decodeIfPresent(String.self, forKey: .transferSub)
         emailVerified = try Self.flexibleBool(container, .emailVerified)
         isPrivateEmail = try Self.flexibleBool(container, .isPrivateEmail)
     }

@@ -58,7 +58,8 @@ public struct IdentityTokenVerifier: Sendable {
         guard let audience = claims.aud.first(where: audiences.contains) else { throw .rejected("wrong aud") }
         // OIDC Core §2 `azp`: the party the token was issued to, when it is not the audience
         // (Google: the Android app's client id beside the server's web client id).
-        if !provider.authorizedParties.isEmpty, let azp = claims.azp, !provider.authorizedParties.contains(azp) {
+        // An `azp` equal to the audience is the web flow's own client (Google's hosted flow).
+        if !provider.authorizedParties.isEmpty, let azp = claims.azp, azp != audience, !provider.authorizedParties.contains(azp) {
             throw .rejected("wrong azp")
         }
         if let domain = provider.hostedDomain, claims.hd != domain { throw .rejected("wrong hd") }
@@ -66,9 +67,11 @@ public struct IdentityTokenVerifier: Sendable {
         guard let exp = claims.exp, exp + Self.leeway > now else { throw .rejected("expired") }
         guard let iat = claims.iat, iat - Self.leeway <= now else { throw .rejected("iat in the future") }
         guard let subject = claims.sub, !subject.isEmpty else { throw .rejected("no sub") }
-        return (claims, ExternalIdentity(
+        var identity = ExternalIdentity(
             provider: provider.name, subject: subject, audience: audience, email: claims.email,
-            emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail, codeHash: claims.codeHash))
+            emailVerified: claims.emailVerified, isPrivateEmail: claims.isPrivateEmail, codeHash: claims.codeHash)
+        identity.transferSub = claims.transferSub.flatMap { $0.isEmpty || $0.utf8.count > 256 ? nil : $0 }
+        return (claims, identity)
     }
 
     /// The payload of a JWS signed by one of the provider's keys, checked in the order up (docs/reference.md, "Native sign-in")

@@ -67,6 +67,7 @@ public struct IdentityExchange: Sendable {
     private let store: SignInStore
     private let responder: TokenResponder
     private let custody: AppleTokenCustody?
+    private let events: any AccountEvents
 
     /// - Parameters:
     ///   - audiences: `ISSUER_APPLE_CLIENT_IDS` or `native_audiences`; nil or empty answers 503 (not configured).
@@ -74,8 +75,10 @@ public struct IdentityExchange: Sendable {
     ///   - custody: where Apple's `authorization_code` goes (docs/reference.md, "Apple token custody"); nil ignores it.
     public init(
         verifier: IdentityTokenVerifier, audiences: Set<String>?, limitsAudiencesByClient: Bool = false, noncePolicy: NoncePolicy,
-        clients: ClientRegistry, store: SignInStore, responder: TokenResponder, custody: AppleTokenCustody? = nil
+        clients: ClientRegistry, store: SignInStore, responder: TokenResponder, custody: AppleTokenCustody? = nil,
+        events: any AccountEvents = UncountedAccountEvents()
     ) {
+        self.events = events
         self.verifier = verifier
         self.audiences = audiences
         self.limitsAudiencesByClient = limitsAudiencesByClient
@@ -88,6 +91,35 @@ public struct IdentityExchange: Sendable {
 
     /// - Parameter logger: the request's logger, so every line carries its request id.
     public func exchange(_ request: Request, style: Style, logger: Logger) async throws(OAuthError) -> TokenResponse {
+        let flow = style == .nativeSignIn ? "native" : "token_exchange"
+        do {
+            let response = try await signIn(request, style: style, logger: logger)
+            events.signIn(provider: provider.name, flow: flow, outcome: "success")
+            return response
+        } catch {
+            events.signIn(provider: provider.name, flow: flow, outcome: error.code.rawValue)
+            throw error
+        }
+    }
+
+    /// A provider's ID token verified as the native sign-in verifies it (its audiences, its nonce
+    /// rule), without signing anyone in: for linking it to a signed-in user (docs/reference.md,
+    /// "Linked identities"). Errors are the native sign-in's.
+    public func verifiedIdentity(idToken: String, nonce: String?) async throws(OAuthError) -> ExternalIdentity {
+        guard idToken.utf8.count <= IdentityTokenVerifier.maximumTokenLength else {
+            throw .invalidRequest("The id_token is too long.")
+        }
+        guard let audiences, !audiences.isEmpty else {
+            throw .temporarilyUnavailable("Sign in with \(verifier.provider.name.capitalized) is not configured on this server.")
+        }
+        do {
+            return try await verifier.verify(idToken, audiences: audiences, nonce: nonce, noncePolicy: noncePolicy)
+        } catch {
+            throw error.oauthError
+        }
+    }
+
+    private func signIn(_ request: Request, style: Style, logger: Logger) async throws(OAuthError) -> TokenResponse {
         let request = try request.bounded()
         // docs/reference.md, "Native sign-in": a native sign-in that names no client signs in to the registry's default one.
         let client = try request.clientID.map(clients.authenticate) ?? clients.defaultClient
@@ -105,10 +137,12 @@ public struct IdentityExchange: Sendable {
         }
         let signIn: SignIn
         do {
-            signIn = try await store.signIn(SignInRequest(
+            var signInRequest = SignInRequest(
                 identity: identity, givenName: request.givenName, familyName: request.familyName,
                 clientID: client.clientID, scopes: scopes, nonce: request.nonce,
-                userAgent: request.userAgent, clientIP: request.clientIP))
+                userAgent: request.userAgent, clientIP: request.clientIP)
+            signInRequest.linksByVerifiedEmail = provider.linksByVerifiedEmail
+            signIn = try await store.signIn(signInRequest)
         } catch is SignInStore.IdentityDisabled {
             // docs/reference.md, "Google's account-protection events": Google disabled the account for hijacking.
             logger.info("sign-in refused", metadata: ["provider": "\(identity.provider)", "reason": "identity disabled by the provider"])
@@ -120,6 +154,10 @@ public struct IdentityExchange: Sendable {
             "provider": "\(identity.provider)", "sub": "\(signIn.user.subject)", "sid": "\(signIn.sessionID)",
             "client_id": "\(client.clientID)",
         ])
+        if signIn.joinedByVerifiedEmail {
+            events.identityLinked(provider: identity.provider, by: "verified_email")
+            logger.notice("identity linked by verified e-mail", metadata: ["user": "\(signIn.user.subject)", "provider": "\(identity.provider)"])
+        }
         if let code = request.authorizationCode, let custody {
             // docs/reference.md, "Apple token custody": redeemed with `client_id` = the Apple token's `aud`; never fails the sign-in.
             await custody.custody(authorizationCode: code, clientID: identity.audience, userID: signIn.user.id, logger: logger)

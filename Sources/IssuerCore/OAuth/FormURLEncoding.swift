@@ -8,16 +8,18 @@ public enum FormURLEncoding {
     /// The pairs of `text` in order (empty segments skipped; a name without `=` has the value
     /// ""), or nil when a name or value is not validly percent-encoded UTF-8.
     public static func pairs(_ text: String) -> [(name: String, value: String)]? {
+        // The delimiters are bytes: `&` or `=` followed by a combining mark is one Swift
+        // `Character`, which Character-wise splitting would not see.
         var pairs: [(name: String, value: String)] = []
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        for pair in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = decode(parts[0]), let value = parts.count == 2 ? decode(parts[1]) : "" else { return nil }
             pairs.append((name, value))
         }
         return pairs
     }
 
-    private static func decode(_ component: Substring) -> String? {
-        component.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    private static func decode(_ component: Substring.UTF8View.SubSequence) -> String? {
+        String(decoding: component.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self).removingPercentEncoding
     }
 }

@@ -5,7 +5,8 @@
 /// what it means (a unique violation on a code is `invalid_grant`; an unreachable database is
 /// `temporarily_unavailable`), and anything unexpected becomes `server_error` with a generic text.
 public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// RFC 6749 §5.2 and §4.1.2.1 error codes, plus RFC 6750 §3.1's `invalid_token`.
+    /// RFC 6749 §5.2 and §4.1.2.1 error codes, RFC 6750 §3.1's `invalid_token`, and the account
+    /// conflicts of linked identities (docs/reference.md, "Linked identities"), all `409`.
     public enum Code: String, Sendable {
         case invalidRequest = "invalid_request"
         case invalidClient = "invalid_client"
@@ -18,6 +19,9 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case temporarilyUnavailable = "temporarily_unavailable"
         case serverError = "server_error"
         case invalidToken = "invalid_token"
+        case identityInUse = "identity_in_use"
+        case providerAlreadyLinked = "provider_already_linked"
+        case lastIdentity = "last_identity"
     }
 
     /// RFC 6749 §5.2 `error`.
@@ -68,6 +72,7 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidToken: return 401
         case .temporarilyUnavailable: return 503
         case .serverError: return 500
+        case .identityInUse, .providerAlreadyLinked, .lastIdentity: return 409
         default: return 400
         }
     }

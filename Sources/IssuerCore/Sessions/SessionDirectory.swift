@@ -108,4 +108,21 @@ public struct SessionDirectory: Sendable {
             user: try UserProfile(row: first), isPrivateEmail: try first.decodeIfPresent(column: "is_private_email"),
             createdAt: try first.decode(column: "created_at"), identities: identities)
     }
+
+    /// The users a support request can name (docs/reference.md, "Admin CLI", `issuer users find`):
+    /// by an e-mail address (the user's, or any of its identities', case-insensitively), or by a
+    /// provider's `sub`. Each with its identities, at most 50 users.
+    public func find(email: String? = nil, provider: String? = nil, subject: String? = nil) async throws -> [UserDetails] {
+        let ids = try await pool.query("""
+            SELECT DISTINCT u.id FROM users u LEFT JOIN identities i ON i.user_id = u.id
+            WHERE ($1::text IS NOT NULL AND (lower(u.email) = lower($1) OR lower(i.email) = lower($1)))
+               OR ($2::text IS NOT NULL AND i.provider = $2 AND i.subject = $3)
+            LIMIT 50
+            """, [email, provider, subject]).rows.map { try $0.decode(UUID.self, column: "id") }
+        var found: [UserDetails] = []
+        for id in ids {
+            if let details = try await user(id: id) { found.append(details) }
+        }
+        return found
+    }
 }

@@ -46,6 +46,13 @@ public struct SessionProof: Sendable {
         self.events = events
     }
 
+    /// The first proof alone, for requests that only read (docs/reference.md, "Signed-in
+    /// devices"): the access token's user and session, or `invalid_token`.
+    public func bearer(accessToken: String) throws(OAuthError) -> Proven {
+        let bearer = try verifier.bearer(accessToken, ring: ring())
+        return Proven(userID: bearer.userID, sessionID: bearer.sessionID)
+    }
+
     /// Both proofs, or the error to answer: `invalid_token` (401) for the access token,
     /// `invalid_request` without a refresh token, `invalid_grant` for one that fails.
     /// - Parameter body: the request body's `refresh_token`, or why the body could not be read:

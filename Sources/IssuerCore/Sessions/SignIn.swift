@@ -12,4 +12,6 @@ public struct SignIn: Sendable {
     public var sessionExpiresAt: Date
     /// The session's first refresh token; only its hash was stored.
     public var refreshToken: RefreshToken
+    /// Whether this first sign-in joined an existing user by verified e-mail (docs/reference.md, "Linked identities").
+    public var joinedByVerifiedEmail = false
 }

@@ -33,26 +33,30 @@ public struct SignInStore: Sendable {
     /// and returns no row (`IdentityDisabled`).
     private static let signInSteps = """
         WITH identity AS (
-            INSERT INTO identities (provider, subject, user_id, audience, created_at, last_sign_in_at)
-            VALUES ($2, $3, $1, $4, $14, $14)
+            INSERT INTO identities AS i (provider, subject, user_id, audience, created_at, last_sign_in_at, email, email_verified)
+            VALUES ($2, $3, $1, $4, $14, $14, $5, $6)
             ON CONFLICT (provider, subject) DO UPDATE
-                SET last_sign_in_at = EXCLUDED.last_sign_in_at, audience = EXCLUDED.audience
-                WHERE identities.disabled_reason IS DISTINCT FROM 'hijacking'
+                SET last_sign_in_at = EXCLUDED.last_sign_in_at, audience = EXCLUDED.audience,
+                    -- The e-mail and its verified flag are one fact: a token with an e-mail
+                    -- replaces both, so one address never carries another's verification.
+                    email = COALESCE(EXCLUDED.email, i.email),
+                    email_verified = CASE WHEN EXCLUDED.email IS NULL THEN i.email_verified ELSE EXCLUDED.email_verified END
+                WHERE i.disabled_reason IS DISTINCT FROM 'hijacking'
             RETURNING user_id
         ), account AS (
             INSERT INTO users AS u (id, email, email_verified, is_private_email, given_name, family_name, created_at, updated_at)
             SELECT user_id, $5, $6, $7, $8, $9, $14, $14 FROM identity
             ON CONFLICT (id) DO UPDATE SET
                 email = COALESCE(EXCLUDED.email, u.email),
-                email_verified = COALESCE(EXCLUDED.email_verified, u.email_verified),
-                is_private_email = COALESCE(EXCLUDED.is_private_email, u.is_private_email),
+                email_verified = CASE WHEN EXCLUDED.email IS NULL THEN u.email_verified ELSE EXCLUDED.email_verified END,
+                is_private_email = CASE WHEN EXCLUDED.email IS NULL THEN u.is_private_email ELSE EXCLUDED.is_private_email END,
                 given_name = CASE WHEN $18::boolean THEN COALESCE(EXCLUDED.given_name, u.given_name) ELSE u.given_name END,
                 family_name = CASE WHEN $18::boolean THEN COALESCE(EXCLUDED.family_name, u.family_name) ELSE u.family_name END,
                 updated_at = EXCLUDED.updated_at
             RETURNING id, email, email_verified, given_name, family_name
         ), session AS (
-            INSERT INTO sessions (id, user_id, client_id, scope, nonce, auth_time, created_at, last_used_at, expires_at, user_agent, client_ip)
-            SELECT $10, id, $11, $12, $13, $14, $14, $14, $15, $16, $17 FROM account
+            INSERT INTO sessions (id, user_id, client_id, scope, nonce, auth_time, created_at, last_used_at, expires_at, user_agent, client_ip, provider)
+            SELECT $10, id, $11, $12, $13, $14, $14, $14, $15, $16, $17, $2 FROM account
             RETURNING id
         )
         """
@@ -145,8 +149,16 @@ public struct SignInStore: Sendable {
         let now = clock.now
         let sessionExpiry = now.addingTimeInterval(sessionMaxAge)
         let identity = request.identity
+        // docs/reference.md, "Apple team transfer": a `sub` the receiving team gave, whose
+        // `transfer_sub` an export stored, re-keys that identity before it is looked up.
+        if let transferSub = identity.transferSub {
+            _ = try await AppleTransferStore(pool: pool, provider: identity.provider)
+                .rekey(transferSub: transferSub, to: identity.subject, email: nil, now: now)
+        }
+        // A new user's id, or the existing user a first sign-in joins by verified e-mail.
+        let joined = request.linksByVerifiedEmail ? try await userWithVerifiedEmail(identity) : nil
         let parameters: [any PostgresEncodable] = [
-            UUID(), identity.provider, identity.subject, identity.audience,
+            joined ?? UUID(), identity.provider, identity.subject, identity.audience,
             identity.email, identity.emailVerified, identity.isPrivateEmail,
             request.givenName, request.familyName,
             UUID(), request.clientID, request.scopes.joined(separator: " "), request.nonce, now, sessionExpiry,
@@ -157,6 +169,22 @@ public struct SignInStore: Sendable {
         guard let row = try await pool.query(statement, parameters).single else { throw IdentityDisabled() }
         return SignIn(
             user: try UserProfile(row: row), sessionID: try row.decode(column: "session_id"), authTime: now,
-            sessionExpiresAt: sessionExpiry, refreshToken: refreshToken)
+            sessionExpiresAt: sessionExpiry, refreshToken: refreshToken, joinedByVerifiedEmail: joined != nil)
+    }
+
+    /// docs/reference.md, "Linked identities": the one existing user a first sign-in of
+    /// `identity` joins, by a verified e-mail equal to the token's verified e-mail. Nil when the
+    /// identity exists already, the e-mail is not verified or is an Apple relay address, no user
+    /// or more than one has it, or that user already has an identity of this provider.
+    private func userWithVerifiedEmail(_ identity: ExternalIdentity) async throws -> UUID? {
+        guard identity.emailVerified == true, let email = identity.email, !email.isEmpty,
+              !email.lowercased().hasSuffix("@privaterelay.appleid.com") else { return nil }
+        return try await pool.query("""
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM identities WHERE provider = $2 AND subject = $3) THEN NULL ELSE (
+                SELECT min(user_id::text)::uuid FROM identities
+                WHERE lower(email) = lower($1) AND email_verified
+                HAVING count(DISTINCT user_id) = 1
+                   AND bool_and(user_id NOT IN (SELECT user_id FROM identities WHERE provider = $2))) END AS user_id
+            """, [email, identity.provider, identity.subject]).single?.decodeIfPresent(UUID.self, column: "user_id")
     }
 }

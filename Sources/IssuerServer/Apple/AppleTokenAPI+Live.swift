@@ -4,13 +4,15 @@ import IssuerCore
 extension AppleTokenAPI {
     /// Apple's token and revoke endpoints over HTTP (the rules (docs/reference.md, "Faults and bad input")), with the configured
     /// developer credentials, through the configured proxy (docs/reference.md, "Outbound proxy"); nil without the
-    /// credentials. For the admin CLI (`issuer users delete`).
+    /// credentials. For the admin CLI (`issuer users delete`, `issuer apple transfer`).
     public static func live(
-        credentials: Configuration.AppleCredentials?, tokenURL: URL, revokeURL: URL, proxy: OutboundProxy, clock: any WallClock
+        credentials: Configuration.AppleCredentials?, tokenURL: URL, revokeURL: URL, migrationURL: URL? = nil, proxy: OutboundProxy,
+        clock: any WallClock
     ) -> AppleTokenAPI? {
         credentials.map {
             AppleTokenAPI(
-                credentials: $0, transport: HTTPAppleTransport(proxy: proxy), tokenURL: tokenURL, revokeURL: revokeURL, clock: clock)
+                credentials: $0, transport: HTTPAppleTransport(proxy: proxy), tokenURL: tokenURL, revokeURL: revokeURL,
+                migrationURL: migrationURL, clock: clock)
         }
     }
 }

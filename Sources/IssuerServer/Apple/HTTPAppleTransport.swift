@@ -11,9 +11,10 @@ struct HTTPAppleTransport: AppleHTTPTransport {
     var clients: RemoteHTTPClients = .shared
     var maximumBodySize = 64 * 1024
 
-    func postForm(to url: URL, fields: [(String, String)], timeout: Duration) async throws -> AppleHTTPAnswer {
+    func postForm(to url: URL, fields: [(String, String)], headers: [(String, String)], timeout: Duration) async throws -> AppleHTTPAnswer {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
         request.body = .bytes(ByteBuffer(string: Self.formEncoded(fields)))

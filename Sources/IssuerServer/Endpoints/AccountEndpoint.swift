@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import IssuerCore
@@ -9,26 +10,48 @@ import IssuerCore
 /// 2 seconds at most.
 struct AccountEndpoint {
     let accounts: AccountService
+    let identities: AccountIdentities
 
     func register(on routes: RouteRegistrar) {
         routes.add(.account) { request, context in
             guard let token = UserInfoEndpoint.bearerToken(request.headers[.authorization]) else {
-                return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .cacheControl: "no-store"])
+                return Self.challenge
             }
-            // Read now, judged after the bearer: a body problem never answers a caller without
-            // credentials. No body at all is a missing refresh token.
-            let body: Result<String?, OAuthError>
-            if request.headers[.contentType] == nil {
-                body = .success(nil)
-            } else {
-                do throws(OAuthError) {
-                    body = .success(try await OAuthParameters.parse(request).optional("refresh_token"))
-                } catch {
-                    body = .failure(error)
-                }
+            if request.method == .get {
+                return try Self.account(try await identities.account(accessToken: token))
             }
-            try await accounts.deleteAccount(accessToken: token, body: body, logger: context.logger)
+            try await accounts.deleteAccount(accessToken: token, body: await Self.refreshToken(request), logger: context.logger)
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
     }
+
+    /// The second proof of an account change: the body's `refresh_token`, read now and judged
+    /// after the bearer, so a body problem never answers a caller without credentials. No body
+    /// at all is a missing refresh token.
+    static func refreshToken(_ request: Request) async -> Result<String?, OAuthError> {
+        guard request.headers[.contentType] != nil else { return .success(nil) }
+        do throws(OAuthError) {
+            return .success(try await OAuthParameters.parse(request).optional("refresh_token"))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// `{"sub", "identities": [{"provider", "email", "email_verified", "linked_at"}]}`
+    /// (docs/reference.md, "Linked identities"): never a provider's `sub`, never a token.
+    static func account(_ account: (userID: UUID, identities: [LinkedIdentity])) throws -> Response {
+        let body = try JSONSerialization.data(withJSONObject: [
+            "sub": account.userID.uuidString.lowercased(),
+            "identities": account.identities.map { identity in
+                [
+                    "provider": identity.provider, "email": identity.email ?? NSNull(),
+                    "email_verified": identity.emailVerified ?? NSNull(), "linked_at": identity.linkedAt.formatted(.iso8601),
+                ] as [String: Any]
+            },
+        ], options: [.sortedKeys])
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(data: body)))
+    }
+
+    /// RFC 6750 §3: no credentials at all is a bare `401` challenge.
+    static let challenge = Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .cacheControl: "no-store"])
 }

@@ -48,14 +48,16 @@ struct HTMLPage {
     static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
+        // Scalar by scalar: a quote followed by a combining mark is one Swift `Character`, and
+        // must still be escaped.
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": escaped += "&amp;"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
             case "'": escaped += "&#39;"
-            default: escaped.append(character)
+            default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped

@@ -21,6 +21,10 @@ enum Route: String, CaseIterable, Sendable {
     case readyz
     case metrics
     case account
+    case accountSessions
+    case accountIdentities
+    case accountIdentity
+    case accountSession
     case appleNotifications
     case googleRISC
 
@@ -57,6 +61,10 @@ enum Route: String, CaseIterable, Sendable {
         case .readyz: "/readyz"
         case .metrics: "/metrics"
         case .account: "/account"
+        case .accountSessions: "/account/sessions"
+        case .accountIdentities: "/account/identities"
+        case .accountIdentity: "/account/identities/{provider}"
+        case .accountSession: "/account/sessions/{sid}"
         case .appleNotifications: "/auth/apple/notifications"
         case .googleRISC: "/auth/google/risc"
         }
@@ -81,7 +89,11 @@ enum Route: String, CaseIterable, Sendable {
         case .authorization, .logout: [.get, .post]
         case .providerCallback: [.get]
         case .userinfo: [.get, .post]
-        case .account: [.delete]
+        case .account: [.get, .delete]
+        case .accountIdentities: [.post]
+        case .accountIdentity: [.delete]
+        case .accountSessions: [.get, .delete]
+        case .accountSession: [.delete]
         case .appleNotifications, .googleRISC: [.post]
         case .jwks, .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: [.get]
         }
@@ -92,7 +104,7 @@ enum Route: String, CaseIterable, Sendable {
         case .appleExchange, .providerExchange, .token, .revocation, .jwks, .userinfo: .oauth
         // Google's receiver answers a refused token as RFC 8935 §2.4 says itself; the framework's
         // own errors there (405, 413) and its 503 are RFC 6749 JSON like the others'.
-        case .account, .appleNotifications, .googleRISC: .oauth
+        case .account, .accountSessions, .accountSession, .accountIdentities, .accountIdentity, .appleNotifications, .googleRISC: .oauth
         // The browser-facing endpoints answer HTML pages and redirects (docs/reference.md, "Hosted sign-in" and "Sign-out").
         case .authorization, .appleCallback, .providerCallback, .logout: .plain
         case .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: .plain
@@ -113,7 +125,7 @@ enum Route: String, CaseIterable, Sendable {
     /// and discovery are public and answer `Access-Control-Allow-Origin: *` themselves.
     var isCrossOrigin: Bool {
         switch self {
-        case .token, .revocation, .userinfo, .account: true
+        case .token, .revocation, .userinfo, .account, .accountSessions, .accountSession, .accountIdentities, .accountIdentity: true
         default: false
         }
     }

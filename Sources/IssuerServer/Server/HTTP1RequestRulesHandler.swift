@@ -84,10 +84,11 @@ final class HTTP1RequestRulesHandler: ChannelDuplexHandler, RemovableChannelHand
 
     /// RFC 9112 §3.2: exactly one `Host` in HTTP/1.1, at most one in HTTP/1.0.
     static func hostProblem(_ request: HTTPRequestHead) -> String? {
-        let count = request.headers[canonicalForm: "host"].count
-        // NIO splits a comma-separated value into several; a Host value holds no comma.
-        if count > 1 { return "more than one Host field" }
-        if count == 0, request.version.major == 1, request.version.minor >= 1 { return "no Host field" }
+        // Field lines as sent: an empty `Host:` is present (RFC 9112 §3.2 allows it), and a
+        // comma is no list separator here but an invalid value.
+        let values = request.headers["host"]
+        if values.count > 1 || values.contains(where: { $0.contains(",") }) { return "more than one Host field" }
+        if values.isEmpty, request.version.major == 1, request.version.minor >= 1 { return "no Host field" }
         return nil
     }
 

@@ -5,7 +5,8 @@ import Hummingbird
 import Logging
 
 /// `issuer dev apple`: serves the dev key's public half where Apple serves its keys
-/// (`/auth/keys`), on 127.0.0.1 only, and prints the settings that make a local server trust it.
+/// (`/auth/keys`) and a one-click stand-in for Apple's web sign-in page (`/auth/authorize`), on
+/// 127.0.0.1 only, and prints the settings that make a local server trust it.
 struct DevAppleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apple",
@@ -13,6 +14,9 @@ struct DevAppleCommand: AsyncParsableCommand {
 
     @Option(help: "Port on 127.0.0.1 to listen on.")
     var port: Int = 9090
+
+    /// Where the stand-in's sign-in page for the hosted flow is.
+    static let authorizePath = "/auth/authorize"
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535") }
@@ -27,6 +31,27 @@ struct DevAppleCommand: AsyncParsableCommand {
                 status: .ok,
                 headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
                 body: .init(byteBuffer: jwks))
+        }
+        // The hosted flow's Apple page (`ISSUER_APPLE_AUTHORIZE_URL` pointed here): one form per
+        // dev user, each posting back what Apple's form_post would (state, an identity token for
+        // the Services ID echoing the nonce it was sent, the name on first consent).
+        router.get(RouterPath(Self.authorizePath)) { request, _ -> Response in
+            let query = request.uri.queryParameters
+            guard let redirectURI = query["redirect_uri"].map(String.init), let clientID = query["client_id"].map(String.init) else {
+                return Response(status: .badRequest)
+            }
+            let forms = try ["000000.devuser.0001", "000000.devuser.0002"].map { subject in
+                let token = try signer.identityToken(
+                    subject: subject, email: "\(subject)@dev.issuer.local", nonceClaim: query["nonce"].map(String.init), audience: clientID)
+                let fields = [
+                    ("state", query["state"].map(String.init) ?? ""), ("id_token", token),
+                    ("user", #"{"name":{"firstName":"Dev","lastName":"User"}}"#),
+                ].map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(DevGoogleCommand.escape($0.1))\">" }.joined()
+                return "<form method=\"post\" action=\"\(DevGoogleCommand.escape(redirectURI))\">\(fields)<button>Sign in as \(subject)</button></form>"
+            }.joined()
+            let page = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Apple stand-in</title></head><body>"
+                + "<h1>Apple stand-in (development only)</h1>\(forms)</body></html>"
+            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
         }
         var logger = Logger(label: "issuer.dev-apple")
         logger.logLevel = .warning
@@ -54,6 +79,10 @@ struct DevAppleCommand: AsyncParsableCommand {
 
         Then sign in with a dev identity token:
           .build/debug/issuer dev token --curl | sh
+
+        For the hosted flow, add ISSUER_APPLE_SERVICES_ID=dev.issuer.web and
+        ISSUER_APPLE_AUTHORIZE_URL=http://127.0.0.1:\(port)\(authorizePath): this stand-in's page then signs a
+        dev user in with one click.
 
         Ctrl-C stops it.
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `issuer dev`: try the whole native exchange locally, with no Apple account.
+/// `issuer dev`: try sign-in locally, with no Apple or Google account.
 ///
 /// Development only. Nothing here changes what `issuer serve` trusts: a server accepts dev tokens
 /// only when its operator points `ISSUER_APPLE_JWKS_URL` at `issuer dev apple` and adds
@@ -8,12 +8,12 @@ import ArgumentParser
 struct DevCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dev",
-        abstract: "Try sign-in locally without Apple: a stand-in for Apple's keys, and tokens signed by it.",
+        abstract: "Try sign-in locally without Apple or Google: stand-ins for them, and tokens signed by their dev key.",
         discussion: """
             Development only. The stand-in's key lives in ./.data/dev-apple (created on first use); \
             a server trusts it only when started with ISSUER_APPLE_JWKS_URL pointing at `issuer dev apple` \
             and ISSUER_APPLE_CLIENT_IDS=dev.issuer.local.
             """,
-        subcommands: [DevAppleCommand.self, DevTokenCommand.self]
+        subcommands: [DevAppleCommand.self, DevGoogleCommand.self, DevTokenCommand.self]
     )
 }

@@ -2,15 +2,19 @@ import ArgumentParser
 import DevApple
 import Foundation
 
-/// `issuer dev token`: prints a fresh Apple-shaped identity token signed by the dev key, or with
-/// `--curl` the command that exchanges it at `POST /auth/apple/exchange`.
+/// `issuer dev token`: prints a fresh Apple-shaped identity token (or with `--provider google` a
+/// Credential-Manager-shaped ID token) signed by the dev key, or with `--curl` the command that
+/// exchanges it at `POST /auth/{provider}/exchange`.
 struct DevTokenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Print an Apple-shaped identity token signed by the dev key (development only).")
+        abstract: "Print an Apple- or Google-shaped ID token signed by the dev key (development only).")
 
-    @Option(help: "The Apple user id (`sub`).")
-    var sub = "000000.devuser.0001"
+    @Option(help: "Whose token: apple (an iOS identity token) or google (a Credential Manager ID token).")
+    var provider = "apple"
+
+    @Option(help: "The user id (`sub`); default a dev user of the provider.")
+    var sub: String?
 
     @Option(help: "The `email` claim; empty for none.")
     var email = "dev@issuer.local"
@@ -23,8 +27,8 @@ struct DevTokenCommand: ParsableCommand {
         discussion: "For playing Apple in the hosted flow: pass the `nonce` of the Apple URL /oauth2/authorize redirected to."))
     var nonceClaim: String?
 
-    @Option(help: "The `aud` claim: an entry of the server's ISSUER_APPLE_CLIENT_IDS.")
-    var audience = DevAppleSigner.audience
+    @Option(help: "The `aud` claim: an entry of ISSUER_APPLE_CLIENT_IDS, or of the google provider's native_audiences.")
+    var audience: String?
 
     @Option(help: "Seconds until the token expires (Apple's last 10 minutes).")
     var lifetime = 600
@@ -39,13 +43,19 @@ struct DevTokenCommand: ParsableCommand {
         guard lifetime > 0 else { throw ValidationError("--lifetime must be positive") }
         // Both would fill the one claim; which wins would be a guess.
         guard nonce == nil || nonceClaim == nil else { throw ValidationError("--nonce and --nonce-claim cannot be used together") }
+        guard ["apple", "google"].contains(provider) else { throw ValidationError("--provider must be apple or google") }
     }
 
     func run() throws {
         let signer = try DevAppleSigner.openOrExit()
-        let token = try signer.identityToken(
-            subject: sub, email: email.isEmpty ? nil : email, nonce: nonce, nonceClaim: nonceClaim, audience: audience,
-            lifetime: TimeInterval(lifetime))
+        let email = email.isEmpty ? nil : email
+        let token = provider == "google"
+            ? try signer.googleIDToken(
+                subject: sub ?? "dev-google-user-1", email: email, nonce: nonce, nonceClaim: nonceClaim,
+                audience: audience ?? DevAppleSigner.googleWebClientID, lifetime: TimeInterval(lifetime))
+            : try signer.identityToken(
+                subject: sub ?? "000000.devuser.0001", email: email, nonce: nonce, nonceClaim: nonceClaim,
+                audience: audience ?? DevAppleSigner.audience, lifetime: TimeInterval(lifetime))
         guard curl else {
             print(token)
             return
@@ -57,7 +67,7 @@ struct DevTokenCommand: ParsableCommand {
     func curlCommand(token: String) throws -> String {
         let base = issuerURL ?? ProcessInfo.processInfo.environment["ISSUER_URL"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "http://127.0.0.1:8080"
-        let endpoint = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/auth/apple/exchange"
+        let endpoint = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/auth/\(provider)/exchange"
         var body = ["id_token": token]
         if let nonce { body["nonce"] = nonce }
         let json = String(decoding: try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]), as: UTF8.self)

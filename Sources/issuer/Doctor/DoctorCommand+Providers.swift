@@ -26,4 +26,32 @@ extension DoctorCommand {
             return .fail("apple keys", "\(url.absoluteString) unreachable within \(timeout.components.seconds) s: \(error)".escapingControlCharacters)
         }
     }
+
+    /// `{id} keys` for each provider of `ISSUER_PROVIDERS_FILE`: its endpoints found as the
+    /// server finds them (its discovery document unless configured) and its JWKS fetched, with the
+    /// same deadline, rules and proxy; a provider whose keys cannot be had signs nobody in.
+    static func providerKeysChecks(_ configuration: Configuration, timeout: Duration) async -> [DoctorCheck] {
+        var checks: [DoctorCheck] = []
+        let fetcher = RemoteJWKSFetch.fetcher(timeout: timeout, proxy: configuration.outboundProxy)
+        for settings in configuration.providers.providers {
+            let name = "\(settings.id) keys"
+            do {
+                let endpoints = try await ProviderEndpoints(settings: settings, fetcher: fetcher, clock: SystemClock()).resolve()
+                let document = try await fetcher.fetchJWKS(from: endpoints.jwksURI)
+                guard let set = try? JSONSerialization.jsonObject(with: document.body) as? [String: Any],
+                      let keys = set["keys"] as? [Any], !keys.isEmpty else {
+                    checks.append(.fail(name, "\(endpoints.jwksURI.absoluteString) answered, but not with a JWK Set that has keys"))
+                    continue
+                }
+                if settings.servesHostedFlow, endpoints.authorizationEndpoint == nil || endpoints.tokenEndpoint == nil {
+                    checks.append(.fail(name, "the hosted flow needs an authorization and a token endpoint, and the provider names none"))
+                    continue
+                }
+                checks.append(.ok(name, "\(endpoints.jwksURI.absoluteString) answered with \(keys.count) key(s)"))
+            } catch {
+                checks.append(.fail(name, "\(settings.id)'s keys are unreachable within \(timeout.components.seconds) s: \(error)".escapingControlCharacters))
+            }
+        }
+        return checks
+    }
 }

@@ -41,6 +41,7 @@ struct DoctorCommand: AsyncParsableCommand {
         var checks = await Self.databaseChecks(configuration)
         checks += Self.keyRingChecks(configuration, rotationInterval: rotationInterval, now: now)
         checks.append(await Self.appleKeysCheck(configuration, timeout: .seconds(timeout)))
+        checks += await Self.providerKeysChecks(configuration, timeout: .seconds(timeout))
         checks += Self.settingsChecks(configuration)
         let failed = checks.contains { $0.status == .fail }
         if output.isJSON {

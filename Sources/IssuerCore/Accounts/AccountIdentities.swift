@@ -1,0 +1,111 @@
+import Foundation
+import Logging
+import Postgres
+
+/// One person, several providers (docs/reference.md, "Linked identities"): `GET /account` shows
+/// the user's identities; `POST /account/identities` links one more and
+/// `DELETE /account/identities/{provider}` unlinks one, both with the two proofs of one session.
+/// Links are explicit and made from a signed-in session: never by e-mail here.
+public struct AccountIdentities: Sendable {
+    private let proof: SessionProof
+    private let exchanges: ProviderExchanges
+    private let store: AccountIdentitiesStore
+    private let revocations: AppleRevocationQueue
+    private let clock: any WallClock
+    private let immediateTimeout: Duration
+    private let events: any AccountEvents
+
+    public init(
+        proof: SessionProof, exchanges: ProviderExchanges, pool: ConnectionPool, revocations: AppleRevocationQueue,
+        clock: any WallClock, events: any AccountEvents = UncountedAccountEvents(), immediateTimeout: Duration = .seconds(2)
+    ) {
+        self.events = events
+        self.proof = proof
+        self.exchanges = exchanges
+        self.store = AccountIdentitiesStore(pool: pool, appleProvider: exchanges.apple.provider.name)
+        self.revocations = revocations
+        self.clock = clock
+        self.immediateTimeout = immediateTimeout
+    }
+
+    /// The user the bearer names and its identities; `invalid_token` when its session is not live.
+    public func account(accessToken: String) async throws(OAuthError) -> (userID: UUID, identities: [LinkedIdentity]) {
+        let bearer = try proof.bearer(accessToken: accessToken)
+        let identities: [LinkedIdentity]?
+        do {
+            identities = try await store.identities(userID: bearer.userID, sessionID: bearer.sessionID, now: clock.now)
+        } catch {
+            throw .storage(error)
+        }
+        guard let identities else {
+            throw OAuthError(.invalidToken, "The access token is invalid.", debug: "session revoked or expired")
+        }
+        return (bearer.userID, identities)
+    }
+
+    /// Links the identity `idToken` proves (verified as that provider's native sign-in verifies
+    /// it) to the user both proofs name.
+    public func link(
+        provider: String, idToken: String?, nonce: String?, accessToken: String, body: Result<String?, OAuthError>, logger: Logger
+    ) async throws(OAuthError) -> (userID: UUID, identities: [LinkedIdentity]) {
+        let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
+        guard let exchange = exchanges.exchange(named: provider) else {
+            throw .invalidRequest("The provider is not one this server offers.")
+        }
+        guard let idToken, !idToken.isEmpty else { throw .invalidRequest("The id_token parameter is required.") }
+        let identity = try await exchange.verifiedIdentity(idToken: idToken, nonce: nonce)
+        let outcome: AccountIdentitiesStore.Linked
+        do {
+            outcome = try await store.link(identity, userID: proven.userID, now: clock.now)
+        } catch {
+            throw .storage(error)
+        }
+        let metadata: Logger.Metadata = ["user": "\(proven.userID)", "provider": "\(provider)"]
+        switch outcome {
+        case .linked:
+            events.identityLinked(provider: provider, by: "user")
+            logger.notice("identity linked", metadata: metadata)
+        case .alreadyLinked:
+            break
+        case .inUse:
+            logger.info("identity link refused: it belongs to another user", metadata: metadata)
+            throw OAuthError(.identityInUse, "This account is already linked to another user.")
+        case .providerTaken:
+            logger.info("identity link refused: the user has an identity of that provider", metadata: metadata)
+            throw OAuthError(.providerAlreadyLinked, "An account of this provider is already linked; unlink it first.")
+        }
+        return try await account(proven, logger: logger)
+    }
+
+    /// Unlinks the user's identity of `provider`; the last one stays (delete the account instead).
+    /// Unlinking Apple revokes the Apple token held, as account deletion does.
+    public func unlink(provider: String, accessToken: String, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
+        let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
+        let outcome: AccountIdentitiesStore.Unlinked
+        do {
+            outcome = try await store.unlink(provider: provider, userID: proven.userID, now: clock.now)
+        } catch {
+            throw .storage(error)
+        }
+        switch outcome {
+        case .notLinked:
+            throw OAuthError(.invalidRequest, "No identity of that provider is linked to this user.", status: 404)
+        case .lastIdentity:
+            throw OAuthError(.lastIdentity, "This is the only way to sign in to this account; delete the account instead.")
+        case .unlinked(let claimed):
+            events.identityUnlinked(provider: provider)
+            logger.notice("identity unlinked", metadata: [
+                "user": "\(proven.userID)", "provider": "\(provider)", "apple_revocations": "\(claimed.count)",
+            ])
+            if !claimed.isEmpty { await revocations.attempt(claimed, timeout: immediateTimeout, logger: logger) }
+        }
+    }
+
+    private func account(_ proven: SessionProof.Proven, logger: Logger) async throws(OAuthError) -> (userID: UUID, identities: [LinkedIdentity]) {
+        do {
+            return (proven.userID, try await store.identities(userID: proven.userID, sessionID: proven.sessionID, now: clock.now) ?? [])
+        } catch {
+            throw .storage(error)
+        }
+    }
+}

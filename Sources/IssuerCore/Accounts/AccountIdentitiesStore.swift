@@ -1,0 +1,92 @@
+import Foundation
+import Postgres
+
+/// The SQL of linked identities (docs/reference.md, "Linked identities"). Concurrency is decided
+/// by the database: an identity is one row keyed by (provider, subject), and a user has at most
+/// one per provider (a unique index), so two devices linking one account to two users, or two
+/// accounts of one provider to one user, end with one link and one refusal.
+struct AccountIdentitiesStore: Sendable {
+    /// How a link ended.
+    enum Linked: Sendable, Equatable {
+        case linked
+        case alreadyLinked
+        case inUse
+        case providerTaken
+    }
+
+    /// How an unlink ended; `claimed` are Apple tokens to revoke now that they are queued.
+    enum Unlinked: Sendable {
+        case unlinked(claimed: [AppleRevocationQueue.Claimed])
+        case notLinked
+        case lastIdentity
+    }
+
+    let pool: ConnectionPool
+    /// Whose tokens are held for custody, revoked when its identity goes.
+    let appleProvider: String
+
+    /// The user's identities, oldest link first, if `sessionID` is a live session of the user.
+    func identities(userID: UUID, sessionID: UUID, now: Date) async throws -> [LinkedIdentity]? {
+        let rows = try await pool.query("""
+            SELECT i.provider, i.email, i.email_verified, i.created_at, EXISTS (
+                SELECT 1 FROM sessions s WHERE s.id = $2 AND s.user_id = $1 AND s.revoked_at IS NULL AND s.expires_at > $3) AS live
+            FROM identities i WHERE i.user_id = $1 ORDER BY i.created_at, i.provider
+            """, [userID, sessionID, now]).rows
+        guard let first = rows.first, try first.decode(Bool.self, column: "live") else { return nil }
+        return try rows.map { row in
+            LinkedIdentity(
+                provider: try row.decode(column: "provider"), email: try row.decodeIfPresent(column: "email"),
+                emailVerified: try row.decodeIfPresent(column: "email_verified"), linkedAt: try row.decode(column: "created_at"))
+        }
+    }
+
+    /// Links `identity` to the user unless it is anyone's already or the user has that provider.
+    func link(_ identity: ExternalIdentity, userID: UUID, now: Date) async throws -> Linked {
+        for _ in 0..<2 {
+            guard let row = try await pool.query("""
+                WITH owner AS (SELECT user_id FROM identities WHERE provider = $2 AND subject = $3),
+                sibling AS (SELECT 1 FROM identities WHERE provider = $2 AND user_id = $1),
+                linked AS (
+                    INSERT INTO identities (provider, subject, user_id, audience, created_at, last_sign_in_at, email, email_verified)
+                    SELECT $2, $3, $1, $4, $5, $5, $6, $7
+                    WHERE NOT EXISTS (SELECT 1 FROM owner) AND NOT EXISTS (SELECT 1 FROM sibling)
+                    ON CONFLICT DO NOTHING
+                    RETURNING 1)
+                SELECT (SELECT user_id FROM owner) AS owner, EXISTS (SELECT 1 FROM sibling) AS provider_taken,
+                       EXISTS (SELECT 1 FROM linked) AS linked
+                """, [userID, identity.provider, identity.subject, identity.audience, now, identity.email, identity.emailVerified]).single
+            else { break }
+            if try row.decode(Bool.self, column: "linked") { return .linked }
+            if let owner: UUID = try row.decodeIfPresent(column: "owner") { return owner == userID ? .alreadyLinked : .inUse }
+            if try row.decode(Bool.self, column: "provider_taken") { return .providerTaken }
+            // A concurrent link won between this statement's snapshot and its insert: look again.
+        }
+        return .inUse
+    }
+
+    /// Unlinks the user's identity of `provider`, never the last one; Apple's tokens held for the
+    /// user are queued for revocation in the same transaction when Apple's identity goes.
+    func unlink(provider: String, userID: UUID, now: Date) async throws -> Unlinked {
+        try await pool.transaction { connection in
+            // Locks the user's identities, so two unlinks at once cannot leave none.
+            let providers = try connection.query(
+                "SELECT provider FROM identities WHERE user_id = $1 FOR UPDATE", [userID]
+            ).rows.map { try $0.decode(String.self, column: "provider") }
+            guard providers.contains(provider) else { return .notLinked }
+            guard providers.count > 1 else { return .lastIdentity }
+            try connection.query("DELETE FROM identities WHERE user_id = $1 AND provider = $2", [userID, provider])
+            guard provider == appleProvider else { return .unlinked(claimed: []) }
+            let claimed = try AppleRevocationQueue.enqueue(userID: userID, on: connection, now: now)
+            try connection.query("DELETE FROM apple_tokens WHERE user_id = $1", [userID])
+            return .unlinked(claimed: claimed)
+        }
+    }
+}
+
+/// One identity as the user's account shows it: never the provider's `sub`, never a token.
+public struct LinkedIdentity: Sendable, Equatable {
+    public var provider: String
+    public var email: String?
+    public var emailVerified: Bool?
+    public var linkedAt: Date
+}

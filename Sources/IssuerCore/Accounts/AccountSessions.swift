@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import Postgres
+
+/// The user's signed-in devices (docs/reference.md, "Signed-in devices"): `GET /account/sessions`
+/// lists the live sessions with the bearer's own marked `current`; revoking one
+/// (`DELETE /account/sessions/{sid}`) or every other one (`DELETE /account/sessions`, "sign out
+/// everywhere else") needs the two proofs of one session, as every account change does.
+public struct AccountSessions: Sendable {
+    private let proof: SessionProof
+    private let store: AccountSessionsStore
+    private let clock: any WallClock
+
+    public init(proof: SessionProof, pool: ConnectionPool, clock: any WallClock) {
+        self.proof = proof
+        self.store = AccountSessionsStore(pool: pool)
+        self.clock = clock
+    }
+
+    /// The user's live sessions and which one is the bearer's. An access token whose session is
+    /// no longer live is `invalid_token`, as at `/userinfo`.
+    public func list(accessToken: String) async throws(OAuthError) -> (sessions: [AccountSession], current: UUID) {
+        let bearer = try proof.bearer(accessToken: accessToken)
+        let sessions: [AccountSession]
+        do {
+            sessions = try await store.live(userID: bearer.userID, now: clock.now)
+        } catch {
+            throw .storage(error)
+        }
+        guard sessions.contains(where: { $0.sessionID == bearer.sessionID }) else {
+            throw OAuthError(.invalidToken, "The access token is invalid.", debug: "session revoked or expired")
+        }
+        return (sessions, bearer.sessionID)
+    }
+
+    /// Revokes one of the user's live sessions; a `sid` that is not one is `404` and revokes nothing.
+    public func revoke(
+        sessionID: String, accessToken: String, body: Result<String?, OAuthError>, logger: Logger
+    ) async throws(OAuthError) {
+        let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
+        var revoked = false
+        if let id = UUID(uuidString: sessionID) {
+            do {
+                revoked = try await store.revoke(sessionID: id, userID: proven.userID, now: clock.now)
+            } catch {
+                throw .storage(error)
+            }
+        }
+        guard revoked else { throw OAuthError(.invalidRequest, "No such live session of this user.", status: 404) }
+        logger.info("session revoked by its user", metadata: ["sub": "\(proven.userID)", "sid": "\(sessionID.lowercased())"])
+    }
+
+    /// Revokes every live session of the user but the one both proofs belong to.
+    public func revokeOthers(accessToken: String, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
+        let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
+        let count: Int
+        do {
+            count = try await store.revokeOthers(userID: proven.userID, keeping: proven.sessionID, now: clock.now)
+        } catch {
+            throw .storage(error)
+        }
+        logger.info("sessions revoked by their user: signed out everywhere else", metadata: ["sub": "\(proven.userID)", "count": "\(count)"])
+    }
+}

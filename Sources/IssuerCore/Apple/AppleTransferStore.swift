@@ -1,0 +1,56 @@
+import Foundation
+import Postgres
+
+/// The SQL of an Apple team transfer (docs/reference.md, "Apple team transfer"): Apple
+/// identities by stage, the transfer identifier stored beside each, and the re-keying to the
+/// receiving team's `sub`, which never takes a `sub` another identity has.
+struct AppleTransferStore: Sendable {
+    let pool: ConnectionPool
+    let provider: String
+
+    /// Identities not yet exported, after `cursor` in `subject` order.
+    func notExported(after cursor: String, limit: Int) async throws -> [(subject: String, clientID: String)] {
+        try await pool.query("""
+            SELECT subject, audience FROM identities WHERE provider = $1 AND transfer_sub IS NULL AND rekeyed_at IS NULL AND subject > $2
+            ORDER BY subject LIMIT $3
+            """, [provider, cursor, limit]).rows.map { (try $0.decode(column: "subject"), try $0.decode(column: "audience")) }
+    }
+
+    /// Exported identities not yet re-keyed, after `cursor` in `transfer_sub` order.
+    func notRekeyed(after cursor: String, limit: Int) async throws -> [(transferSub: String, clientID: String)] {
+        try await pool.query("""
+            SELECT transfer_sub, audience FROM identities WHERE provider = $1 AND transfer_sub IS NOT NULL AND rekeyed_at IS NULL
+              AND transfer_sub > $2
+            ORDER BY transfer_sub LIMIT $3
+            """, [provider, cursor, limit]).rows.map { (try $0.decode(column: "transfer_sub"), try $0.decode(column: "audience")) }
+    }
+
+    func recordExport(subject: String, transferSub: String, target: String) async throws {
+        try await pool.query(
+            "UPDATE identities SET transfer_sub = $3, transfer_target = $4 WHERE provider = $1 AND subject = $2",
+            [provider, subject, transferSub, target])
+    }
+
+    /// Re-keys the identity exported as `transferSub` to `subject`; false when no such identity
+    /// waits, or another identity has that `sub` already.
+    func rekey(transferSub: String, to subject: String, email: String?, now: Date) async throws -> Bool {
+        try await pool.query("""
+            UPDATE identities SET subject = $3, rekeyed_at = $4, email = COALESCE($5, email)
+            WHERE provider = $1 AND transfer_sub = $2 AND rekeyed_at IS NULL
+              AND NOT EXISTS (SELECT 1 FROM identities WHERE provider = $1 AND subject = $3)
+            """, [provider, transferSub, subject, now, email]).affectedRows == 1
+    }
+
+    /// How many Apple identities are at each stage.
+    func stages() async throws -> AppleTeamTransfer.Stages {
+        guard let row = try await pool.query("""
+            SELECT count(*) FILTER (WHERE transfer_sub IS NULL AND rekeyed_at IS NULL) AS not_exported,
+                   count(*) FILTER (WHERE transfer_sub IS NOT NULL AND rekeyed_at IS NULL) AS exported,
+                   count(*) FILTER (WHERE rekeyed_at IS NOT NULL) AS rekeyed
+            FROM identities WHERE provider = $1
+            """, [provider]).single else { return AppleTeamTransfer.Stages(notExported: 0, exported: 0, rekeyed: 0) }
+        return AppleTeamTransfer.Stages(
+            notExported: try row.decode(column: "not_exported"), exported: try row.decode(column: "exported"),
+            rekeyed: try row.decode(column: "rekeyed"))
+    }
+}
