@@ -112,6 +112,10 @@ func buildRouters(
     AccountIdentitiesEndpoint(identities: services.accountIdentities).register(on: routes)
     AccountSessionsEndpoint(sessions: services.accountSessions).register(on: routes)
     AppleNotificationsEndpoint(notifications: services.appleNotifications).register(on: routes)
+    // docs/reference.md, "Google's account-protection events": only where a provider of kind `google` is configured (else 404).
+    if let receiver = services.googleRISC {
+        GoogleRISCEndpoint(receiver: receiver).register(on: routes)
+    }
     // Last, so that it advertises exactly what was registered above.
     let discovery = DiscoveryEndpoint(document: DiscoveryDocument(
         configuration: configuration, served: routes.served + [.openIDConfiguration, .authorizationServerMetadata],

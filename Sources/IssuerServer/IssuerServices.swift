@@ -21,6 +21,8 @@ struct IssuerServices: Sendable {
     /// docs/reference.md, "Linked identities".
     let accountIdentities: AccountIdentities
     let appleNotifications: AppleNotifications
+    /// docs/reference.md, "Google's account-protection events": nil unless a provider of kind `google` is configured.
+    let googleRISC: GoogleRISC?
 
     init(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) {
         let configuration = dependencies.configuration
@@ -96,6 +98,7 @@ struct IssuerServices: Sendable {
         accountIdentities = AccountIdentities(
             proof: sessionProof, exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock,
             events: metrics, custody: appleCustody)
+        googleRISC = Self.googleRISC(dependencies)
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
             secret: dependencies.serverSecret, responder: responder, clock: clock,
@@ -126,6 +129,23 @@ struct IssuerServices: Sendable {
             store: AuthorizationCodeStore(pool: dependencies.pool), clients: configuration.clients, responder: responder, clock: clock,
             refreshTokenTTL: configuration.refreshTokenTTL)
         endSession = EndSession(issuer: issuerURL, clients: configuration.clients, ring: ring, revocation: sessions, clock: clock)
+    }
+
+    /// docs/reference.md, "Google's account-protection events": the receiver for every provider of kind `google`, its tokens
+    /// verified through a cache of the keys at `risc_jwks_uri` (the first provider's, Google's
+    /// published one unless set), kept by the rules of every remote key set.
+    static func googleRISC(_ dependencies: IssuerDependencies) -> GoogleRISC? {
+        let google = dependencies.configuration.providers.providers.filter { $0.kind == .google }
+        guard let first = google.first else { return nil }
+        let metrics = dependencies.metrics
+        let keys = RemoteJWKSCache(
+            url: first.riscJWKSURI ?? ProviderSettings.Google.riscJWKSURI, fetcher: dependencies.jwksFetcher,
+            clock: dependencies.clock, logger: dependencies.logger,
+            onFetch: { metrics.recordJWKSFetch(provider: "google_risc", succeeded: $0) })
+        return GoogleRISC(
+            verifier: IdentityTokenVerifier(provider: GoogleRISC.identityProvider, keys: keys, clock: dependencies.clock),
+            providers: google.map(GoogleRISC.Provider.init), pool: dependencies.pool, clock: dependencies.clock,
+            events: metrics)
     }
 
     /// Apple's token and revoke endpoints with the configured credentials; nil without them

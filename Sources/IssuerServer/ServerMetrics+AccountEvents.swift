@@ -10,6 +10,8 @@ extension ServerMetrics: AccountEvents {
     public func appleRedemption(outcome: String) { recordAppleRedemption(outcome: outcome) }
     /// `issuer_apple_notifications_total{type}`.
     public func appleNotification(type: String) { recordAppleNotification(type: type) }
+    /// `issuer_google_security_events_total{type}`.
+    public func googleSecurityEvent(type: String) { recordGoogleSecurityEvent(type: type) }
     /// `issuer_apple_revocation_queue_depth`.
     public func appleRevocationQueue(depth: Int) { recordAppleRevocationQueue(depth: depth) }
     /// The refresh reuse counter, the same one the refresh grant's detections use.

@@ -126,6 +126,11 @@ public final class ServerMetrics: Sendable {
         count("apple", "notifications", "Apple server-to-server notifications, by type", [("type", type)])
     }
 
+    /// Counts one event of Google's security event tokens, by event type (docs/reference.md, "Google's account-protection events").
+    func recordGoogleSecurityEvent(type: String) {
+        count("google", "security_events", "Google security events (RISC), by type", [("type", type)])
+    }
+
     /// Publishes how many Apple revocations wait in the queue (docs/reference.md, "Account deletion").
     func recordAppleRevocationQueue(depth: Int) {
         registry.makeGauge(descriptor: Self.name("apple", "revocation_queue", "depth", "Apple revocations waiting to be sent"))

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import IssuerCore
 
-/// `issuer users show SUB`: the user, its identities and its sessions, Apple's e-mail forwarding
-/// state as Apple last reported it, and which Apple tokens are held (never the tokens). Exit 3
-/// when there is no such user.
+/// `issuer users show SUB`: the user, its identities (with what Google's account-protection
+/// events said of them) and its sessions, Apple's e-mail forwarding state as Apple last reported
+/// it, and which Apple tokens are held (never the tokens). Exit 3 when there is no such user.
 struct UsersShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a user, its identities and sessions.")
 
@@ -45,7 +45,12 @@ struct UsersShowCommand: AsyncParsableCommand {
                 ])
             } ?? .null,
             "identities": .array(details.identities.map {
-                .object(["provider": .string($0.provider), "subject": .string($0.subject), "last_sign_in_at": .date($0.lastSignInAt)])
+                .object([
+                    "provider": .string($0.provider), "subject": .string($0.subject), "last_sign_in_at": .date($0.lastSignInAt),
+                    "disabled_at": .date($0.disabledAt), "disabled_reason": .string($0.disabledReason),
+                    "sign_in_refused": .bool($0.refusesSignIn),
+                    "credential_change_required_at": .date($0.credentialChangeRequiredAt),
+                ])
             }),
             "sessions": .array(sessions.map { $0.json(at: now) }),
         ])
@@ -68,6 +73,14 @@ struct UsersShowCommand: AsyncParsableCommand {
         AdminCommand.show("Identities")
         for identity in details.identities {
             AdminCommand.show("  \(identity.provider)  \(identity.subject)  last sign-in \(AdminCommand.format(identity.lastSignInAt))")
+            // What the provider last said about the account (docs/reference.md, "Google's account-protection events").
+            if let disabledAt = identity.disabledAt {
+                AdminCommand.show("    disabled by the provider since \(AdminCommand.format(disabledAt)) (reason: \(identity.disabledReason ?? "none given"))"
+                    + (identity.refusesSignIn ? "; sign-in refused until it is enabled again" : ""))
+            }
+            if let required = identity.credentialChangeRequiredAt {
+                AdminCommand.show("    credential change required by the provider at \(AdminCommand.format(required))")
+            }
         }
         AdminCommand.show("Sessions (\(sessions.count))")
         for session in sessions {

@@ -99,6 +99,10 @@ struct AdminCommandTests {
             #expect(identities.count == 1)
             #expect(identities.first?["provider"] as? String == "apple")
             #expect(identities.first?["subject"] as? String == "001.json")
+            #expect(Set(identities.first.map { Array($0.keys) } ?? []) == [
+                "provider", "subject", "last_sign_in_at", "disabled_at", "disabled_reason", "sign_in_refused", "credential_change_required_at",
+            ])
+            #expect(identities.first?["disabled_at"] is NSNull && identities.first?["sign_in_refused"] as? Bool == false)
             #expect((user["sessions"] as? [Any])?.count == 2)
 
             let missing = try await IssuerInvocation.run(["users", "show", UUID().uuidString, "--output", "json"], in: directory, environment: ["ISSUER_DATABASE_URL": database])

@@ -295,7 +295,7 @@ struct AccountDeletionTests {
         }
     }
 
-    @Test("finished revocations and old notification jtis are forgotten after their retention; pending revocations never")
+    @Test("finished revocations and old received event jtis (Apple's and Google's) are forgotten after their retention; pending revocations never")
     func pruning() async throws {
         try await withIssuer { fixture in
             let now = fixture.clock.now
@@ -306,14 +306,15 @@ struct AccountDeletionTests {
                     (gen_random_uuid(), gen_random_uuid(), 'recent.finished', NULL, $2, $2, $2, 'revoked'),
                     (gen_random_uuid(), gen_random_uuid(), 'old.pending', '\\x00', $1, $1, NULL, NULL)
                 """, [old, now])
-            try await fixture.pool.query(
-                "INSERT INTO apple_notifications (jti, event_type, received_at) VALUES ('old', 'email-enabled', $1), ('new', 'email-enabled', $2)",
-                [now.addingTimeInterval(-AppleNotifications.retention.timeInterval - 60), now])
+            try await fixture.pool.query("""
+                INSERT INTO received_events (sender, jti, event_type, received_at) VALUES
+                    ('apple', 'old', 'email-enabled', $1), ('apple', 'new', 'email-enabled', $2), ('google', 'old', 'verification', $1)
+                """, [now.addingTimeInterval(-ReceivedEventStore.retention.timeInterval - 60), now])
             try await AppleRevocationQueue.prune(pool: fixture.pool, now: now)
-            try await AppleNotifications.prune(pool: fixture.pool, now: now)
+            try await ReceivedEventStore.prune(pool: fixture.pool, now: now)
             let kept = try await fixture.pool.query("SELECT client_id FROM apple_revocations ORDER BY client_id").rows.map { try $0.decode(String.self, at: 0) }
             #expect(kept == ["old.pending", "recent.finished"])
-            #expect(try await fixture.pool.query("SELECT jti FROM apple_notifications").rows.map { try $0.decode(String.self, at: 0) } == ["new"])
+            #expect(try await fixture.pool.query("SELECT jti FROM received_events").rows.map { try $0.decode(String.self, at: 0) } == ["new"])
         }
     }
 }

@@ -141,7 +141,7 @@ struct AppleNotificationsTests {
                 #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
             }
             #expect(try await fixture.count("users") == 1)
-            #expect(try await fixture.count("apple_notifications") == 0)
+            #expect(try await fixture.count("received_events WHERE sender = 'apple'") == 0)
             #expect(try await fixture.count("sessions WHERE revoked_at IS NOT NULL") == 0)
         }
     }
@@ -160,7 +160,7 @@ struct AppleNotificationsTests {
                 #expect(answer.json["error"] as? String == "invalid_request")
                 #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
             }
-            #expect(try await fixture.count("apple_notifications") == 0)
+            #expect(try await fixture.count("received_events WHERE sender = 'apple'") == 0)
             #expect(try await fixture.count("sessions WHERE revoked_at IS NOT NULL") == 0)
         }
     }
@@ -179,7 +179,7 @@ struct AppleNotificationsTests {
                 #expect(try await Self.post(client, payload).status == .ok)
                 #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
             }
-            #expect(try await fixture.count("apple_notifications") == 1)
+            #expect(try await fixture.count("received_events WHERE sender = 'apple'") == 1)
             #expect(try await fixture.count("sessions WHERE revoked_at IS NOT NULL") == 0)
         }
     }
@@ -232,7 +232,7 @@ struct AppleNotificationsTests {
                     #expect(response.json["error"] as? String == "temporarily_unavailable")
                 }
             }
-            #expect(try await fixture.count("apple_notifications") == 0)
+            #expect(try await fixture.count("received_events WHERE sender = 'apple'") == 0)
             #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="unavailable"}"#) == 3)
         }
     }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import IssuerCore
+import JOSE
 import JWTKit
 import Synchronization
 import TestSupport
@@ -19,6 +20,9 @@ final class FakeGoogleServer: Sendable {
         var codes: [String: IssuedCode] = [:]
         /// Every form the token endpoint received, for tests to inspect.
         var tokenRequests: [[String: String]] = []
+        /// Fetches of the RISC key set, and whether it answers 500 as if Google were down.
+        var riscJWKSFetches = 0
+        var riscFailing = false
     }
 
     /// What a code was issued for, as the provider remembers it.
@@ -51,6 +55,9 @@ final class FakeGoogleServer: Sendable {
     /// Its own issuer, as an `oidc` provider.
     var issuer: String { "http://127.0.0.1:\(port)" }
     var jwksURI: String { issuer + "/oauth2/v3/certs" }
+    /// Where the keys that sign security event tokens are published (Google's risc-configuration
+    /// `jwks_uri`): the same keys as the ID tokens', at a path of its own so its fetches are told apart.
+    var riscJWKSURI: String { issuer + "/risc/certs" }
 
     /// Serves until `body` returns.
     static func with(clock: any WallClock, _ body: @escaping @Sendable (FakeGoogleServer) async throws -> Void) async throws {
@@ -68,6 +75,16 @@ final class FakeGoogleServer: Sendable {
         router.get("/oauth2/v3/certs") { _, _ -> Response in
             let server = box.withLock { $0! }
             server.state.withLock { $0.jwksFetches += 1 }
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: server.jwksJSON)))
+        }
+        router.get("/risc/certs") { _, _ -> Response in
+            let server = box.withLock { $0! }
+            let failing = server.state.withLock { state in
+                state.riscJWKSFetches += 1
+                return state.riscFailing
+            }
+            guard !failing else { return Response(status: .internalServerError) }
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
                             body: .init(byteBuffer: ByteBuffer(bytes: server.jwksJSON)))
         }
@@ -93,6 +110,38 @@ final class FakeGoogleServer: Sendable {
         overrides["azp"] = azp ?? NSNull()
         for (key, value) in extra { overrides[key] = value }
         return try keys.identityToken(subject: subject, audience: audience, nonce: nonce, email: "someone@gmail.com", overrides: overrides)
+    }
+
+    /// Google's RISC event type URI for `name` (`sessions-revoked`, `account-disabled`, ...).
+    static func riscEventType(_ name: String) -> String {
+        "https://schemas.openid.net/secevent/risc/event-type/" + name
+    }
+
+    /// A security event token as Google's Cross-Account Protection sends it (RFC 8417): `iss`
+    /// `https://accounts.google.com/`, `aud` the web client id, `iat` now, a fresh `jti`, and one
+    /// event of `type` (a full URI, or a RISC event name) about `subject` (none when nil).
+    /// `event` adds members to the event (`reason`, `state`); `claims` overrides or (with NSNull)
+    /// removes claims; `key` signs instead of Google's key.
+    func securityEventToken(
+        type: String, subject: String?, event: [String: any Sendable] = [:], jti: String = UUID().uuidString,
+        issuedAt: Date, claims: [String: any Sendable] = [:], key: RSAPrivateKey? = nil, header: [String: any Sendable]? = nil
+    ) throws -> String {
+        var body: [String: Any] = [:]
+        if let subject {
+            body["subject"] = ["subject_type": "iss-sub", "iss": "https://accounts.google.com/", "sub": subject]
+        }
+        for (name, value) in event { body[name] = value }
+        var payload: [String: Any] = [
+            "iss": "https://accounts.google.com/", "aud": Self.webClientID, "iat": Int(issuedAt.timeIntervalSince1970), "jti": jti,
+            "events": [type.hasPrefix("https://") ? type : Self.riscEventType(type): body],
+        ]
+        for (name, value) in claims {
+            if value is NSNull { payload.removeValue(forKey: name) } else { payload[name] = value }
+        }
+        let (kid, googleKey) = keys.currentKey
+        return try FakeAppleKeys.sign(
+            payload: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]),
+            header: header ?? ["alg": "RS256", "kid": kid, "typ": "secevent+jwt"], key: key ?? googleKey)
     }
 
     /// The RSA keys and the P-256 one, as a provider that signs with both publishes them.

@@ -8,8 +8,8 @@ import Postgres
 /// After the commit the revocations are tried at once, waiting at most `immediateTimeout`;
 /// whatever is left the background worker retries (`AppleRevocationQueue`).
 ///
-/// `DELETE /account`, `issuer users delete` and Apple's `account-delete` notification (which
-/// sends nothing to Apple) all go through here.
+/// `DELETE /account`, `issuer users delete`, Apple's `account-delete` notification (which
+/// sends nothing to Apple) and Google's `account-purged` event all go through here.
 public struct AccountDeletion: Sendable {
     /// Why an account was deleted, as the audit record keeps it.
     public enum Reason: String, Sendable {
@@ -19,6 +19,8 @@ public struct AccountDeletion: Sendable {
         case operatorRequest = "operator request"
         /// docs/reference.md, "Apple notifications": Apple's `account-delete` notification.
         case appleAccountDeleted = "apple account deleted"
+        /// docs/reference.md, "Google's account-protection events": Google's `account-purged`, for a user left with no identity.
+        case googleAccountPurged = "google account purged"
     }
 
     /// What a deletion did.
@@ -70,7 +72,7 @@ public struct AccountDeletion: Sendable {
     }
 
     /// The transaction's statements, for callers that run them inside a transaction of their own
-    /// (the notification that records its `jti` in the same one). Nil when there was no such user
+    /// (a provider's event that records its `jti` in the same one). Nil when there was no such user
     /// (or, with `sessionID`, no such live session).
     static func delete(
         userID: UUID, sessionID: UUID?, reason: Reason, revokeAtApple: Bool, on connection: Connection, now: Date

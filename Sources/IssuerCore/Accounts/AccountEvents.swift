@@ -1,4 +1,4 @@
-/// Where account and Apple-custody events are counted (docs/reference.md, "Operations" `/metrics`, docs/reference.md, "Apple token custody" and "Apple notifications"). The
+/// Where account and Apple-custody events are counted (docs/reference.md, "Operations" `/metrics`, docs/reference.md, "Apple token custody", "Apple notifications" and "Google's account-protection events"). The
 /// server's metrics implement it; the core only reports.
 public protocol AccountEvents: Sendable {
     /// An account was deleted; `reason` is `AccountDeletion.Reason.rawValue`.
@@ -11,6 +11,10 @@ public protocol AccountEvents: Sendable {
     /// failed verification, `unavailable` when Apple's keys could not be had, `duplicate` when
     /// its `jti` was already applied).
     func appleNotification(type: String)
+    /// One event of a Google security event token was answered, by event type (`invalid` when
+    /// the token failed verification, `unavailable` when Google's keys could not be had,
+    /// `duplicate` when its `jti` was already applied: once per token for those three).
+    func googleSecurityEvent(type: String)
     /// How many Apple revocations wait in the queue.
     func appleRevocationQueue(depth: Int)
     /// A spent refresh token came back after the reuse grace, and its session was revoked.
@@ -37,6 +41,8 @@ public struct UncountedAccountEvents: AccountEvents {
     public func appleRedemption(outcome: String) {}
     /// Not counted.
     public func appleNotification(type: String) {}
+    /// Not counted.
+    public func googleSecurityEvent(type: String) {}
     /// Not published.
     public func appleRevocationQueue(depth: Int) {}
     /// Not counted.

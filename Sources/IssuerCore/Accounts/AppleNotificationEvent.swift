@@ -50,7 +50,7 @@ struct AppleNotificationEvent: Sendable, Equatable {
     var jti: String
 
     /// How old a payload may be. `jti`s are remembered far longer than this (see
-    /// `AppleNotifications.retention`), so a captured payload is refused by its age before its
+    /// `ReceivedEventStore.retention`), so a captured payload is refused by its age before its
     /// `jti` could be forgotten and it could apply twice.
     static let maximumAge: TimeInterval = 7 * 24 * 3600
 

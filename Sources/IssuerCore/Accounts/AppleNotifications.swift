@@ -78,22 +78,9 @@ public struct AppleNotifications: Sendable {
         return outcome
     }
 
-    /// How long a `jti` is remembered: far longer than Apple keeps retrying a delivery.
-    public static let retention: Duration = .seconds(30 * 24 * 3600)
-
-    /// Forgets `jti`s older than `retention`, in one small batch (the worker calls it every pass).
-    public static func prune(pool: ConnectionPool, now: Date) async throws {
-        try await pool.query("""
-            DELETE FROM apple_notifications WHERE jti IN (
-                SELECT jti FROM apple_notifications WHERE received_at < $1 LIMIT 500 FOR UPDATE SKIP LOCKED)
-            """, [now.addingTimeInterval(-retention.timeInterval)])
-    }
-
     private static func apply(_ event: AppleNotificationEvent, provider: String, on connection: Connection, now: Date) throws -> (Outcome, UUID?) {
-        let fresh = try connection.query(
-            "INSERT INTO apple_notifications (jti, event_type, received_at) VALUES ($1, $2, $3) ON CONFLICT (jti) DO NOTHING",
-            [event.jti, event.kind.name, now]).affectedRows == 1
-        guard fresh else { return (.duplicate, nil) }
+        guard try ReceivedEventStore.record(sender: .apple, jti: event.jti, type: event.kind.name, on: connection, now: now)
+        else { return (.duplicate, nil) }
         guard let row = try connection.query(
             "SELECT user_id FROM identities WHERE provider = $1 AND subject = $2", [provider, event.subject]).single
         else { return (.nothingToDo, nil) }
@@ -109,9 +96,8 @@ public struct AppleNotifications: Sendable {
             // Only the sessions that began by the event (at `event_time`'s millisecond precision):
             // a sign-in after it is a new consent. And only Apple's: a user who also linked
             // another provider stays signed in where they used it.
-            try connection.query(
-                "UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE user_id = $1 AND revoked_at IS NULL AND date_trunc('milliseconds', created_at) <= $4 AND (provider = 'apple' OR provider IS NULL)",
-                [userID, now, "apple consent revoked", event.time])
+            try SessionRevocation.revoke(
+                userID: userID, begunBy: event.time, provider: "apple", reason: "apple consent revoked", on: connection, at: now)
             // Apple has already ended this authorization: there is nothing left to revoke there.
             // As with sessions: a token or code kept for a sign-in after the event stays.
             try connection.query("DELETE FROM apple_tokens WHERE user_id = $1 AND date_trunc('milliseconds', created_at) <= $2", [userID, event.time])

@@ -333,6 +333,10 @@ public struct HostedSignIn: Sendable {
             // A replayed callback: the state signed someone in already (docs/reference.md, "Hosted sign-in").
             logger.info("hosted sign-in refused", metadata: ["reason": "state already used", "client_id": "\(request.clientID)"])
             return .page(status: 400, message: "This sign-in link was already used. Start again from the app.")
+        } catch is SignInStore.IdentityDisabled {
+            // docs/reference.md, "Google's account-protection events": Google disabled the account for hijacking.
+            return failure(request, provider: identity.provider, logger: logger)(
+                .accessDenied, SignInStore.IdentityDisabled.description, "identity disabled (hijacking)")
         } catch {
             let mapped = OAuthError.storage(error)
             return failure(request, provider: identity.provider, logger: logger)(

@@ -119,7 +119,10 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
             the `azp` values accepted when a token carries one (for Google the Android client IDs);
             `hosted_domain` requires that `hd`. `client_id` with `client_secret` (or `client_secret_file`,
             read relative to this file, one trailing newline stripped) lets the hosted flow use the
-            provider; `scopes` defaults to `openid email profile`. `jwks_uri`, `authorization_endpoint`,
+            provider; `scopes` defaults to `openid email profile`. A `google` provider also turns on
+            `/auth/google/risc`, the receiver of Google's account-protection events, whose tokens must name
+            one of its `native_audiences` or its `client_id` and are signed by the keys at `risc_jwks_uri`
+            (Google's published certificates by default). `jwks_uri`, `authorization_endpoint`,
             `token_endpoint` and `risc_jwks_uri` override the defaults (tests, unusual deployments); like every
             remote URL they must be `https` (plain `http` only to loopback). An unknown field, an unknown kind,
             a duplicate `id`, or a provider that could sign nobody in stops the server at start naming

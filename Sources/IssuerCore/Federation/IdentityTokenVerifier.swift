@@ -75,17 +75,27 @@ public struct IdentityTokenVerifier: Sendable {
     }
 
     /// The payload of a JWS signed by one of the provider's keys, checked in the order up (docs/reference.md, "Native sign-in")
-    /// to the signature (size, shape, `alg` = RS256, `kid`, signature) and no further: the caller
+    /// to the signature (size, shape, `alg`, `kid`, signature) and no further: the caller
     /// checks the claims of its kind of token (an identity token here, a server-to-server
     /// notification in `AppleNotifications`), through this one cache of the provider's keys.
     public func verifiedPayload(_ token: String) async throws(IdentityTokenError) -> Data {
+        do throws(SignatureCheckFailure) {
+            return try await signedPayload(token)
+        } catch {
+            throw error.identityTokenError
+        }
+    }
+
+    /// `verifiedPayload`, saying which step refused the token (a security event token's answer
+    /// names it, docs/reference.md, "Google's account-protection events").
+    public func signedPayload(_ token: String) async throws(SignatureCheckFailure) -> Data {
         let parsed: JWSParsed
         do {
             parsed = try JWS.parse(token, allowedAlgorithms: provider.algorithms, maxLength: Self.maximumTokenLength)
         } catch JOSEError.unsupportedAlgorithm {
-            throw .rejected("alg is not \(provider.algorithms.map(\.rawValue).sorted().joined(separator: " or "))")
+            throw .algorithm("alg is not \(provider.algorithms.map(\.rawValue).sorted().joined(separator: " or "))")
         } catch JOSEError.criticalHeader {
-            throw .rejected("crit header")
+            throw .criticalHeader
         } catch JOSEError.tooLarge {
             throw .malformed("token over \(Self.maximumTokenLength) bytes")
         } catch {
@@ -96,12 +106,12 @@ public struct IdentityTokenVerifier: Sendable {
             key = try await keys.key(kid: parsed.header.kid)
         } catch {
             switch error {
-            case .unknownKey: throw .rejected("unknown kid")
+            case .unknownKey: throw .unknownKey
             case .unavailable(let reason): throw .keysUnavailable(reason)
             }
         }
         // The key decides the algorithm: a token whose `alg` is not its key's is refused
         // (RFC 8725 §3.1), as is one whose signature does not verify.
-        do { return try parsed.verified(with: key).payload } catch { throw .rejected("signature does not verify") }
+        do { return try parsed.verified(with: key).payload } catch { throw .signature }
     }
 }

@@ -143,6 +143,10 @@ public struct IdentityExchange: Sendable {
                 userAgent: request.userAgent, clientIP: request.clientIP)
             signInRequest.linksByVerifiedEmail = provider.linksByVerifiedEmail
             signIn = try await store.signIn(signInRequest)
+        } catch is SignInStore.IdentityDisabled {
+            // docs/reference.md, "Google's account-protection events": Google disabled the account for hijacking.
+            logger.info("sign-in refused", metadata: ["provider": "\(identity.provider)", "reason": "identity disabled by the provider"])
+            throw OAuthError.invalidGrant(SignInStore.IdentityDisabled.description, debug: "identity disabled (hijacking)")
         } catch {
             throw OAuthError.storage(error)
         }

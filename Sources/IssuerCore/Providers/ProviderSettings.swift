@@ -70,6 +70,8 @@ public struct ProviderSettings: Sendable, Equatable {
         public static let authorizationEndpoint = URL(string: "https://accounts.google.com/o/oauth2/v2/auth")!
         public static let tokenEndpoint = URL(string: "https://oauth2.googleapis.com/token")!
         public static let riscJWKSURI = URL(string: "https://www.googleapis.com/oauth2/v3/certs")!
+        /// The `iss` of Google's security event tokens: unlike its ID tokens', with a trailing slash.
+        public static let riscIssuer = "https://accounts.google.com/"
     }
 
     /// Every `iss` its tokens may carry.

@@ -33,6 +33,25 @@ public struct SessionDirectory: Sendable {
         public var generation: Int
     }
 
+    /// One provider account linked to a user, with what the provider last said about it
+    /// (docs/reference.md, "Google's account-protection events").
+    public struct IdentitySummary: Sendable {
+        /// The provider's name (`apple`, a providers file `id`).
+        public var provider: String
+        /// The provider's `sub`.
+        public var subject: String
+        public var lastSignInAt: Date
+        /// When the provider said the account was disabled; nil when it did not, or enabled it since.
+        public var disabledAt: Date?
+        /// The provider's reason (`hijacking` refuses sign-in with the identity).
+        public var disabledReason: String?
+        /// When the provider last asked for a credential change.
+        public var credentialChangeRequiredAt: Date?
+
+        /// Whether sign-in with this identity is refused.
+        public var refusesSignIn: Bool { disabledReason == "hijacking" }
+    }
+
     /// A user with its provider identities, as `issuer users show` prints it.
     public struct UserDetails: Sendable {
         /// The stored profile, as the provider last reported it.
@@ -42,7 +61,7 @@ public struct SessionDirectory: Sendable {
         /// When the user was first seen.
         public var createdAt: Date
         /// Every linked provider account, oldest link first.
-        public var identities: [(provider: String, subject: String, lastSignInAt: Date)]
+        public var identities: [IdentitySummary]
     }
 
     private let pool: ConnectionPool
@@ -73,19 +92,21 @@ public struct SessionDirectory: Sendable {
     public func user(id: UUID) async throws -> UserDetails? {
         let rows = try await pool.query("""
             SELECT u.id AS user_id, u.email, u.email_verified, u.given_name, u.family_name, u.is_private_email, u.created_at,
-                   i.provider, i.subject, i.last_sign_in_at
+                   i.provider, i.subject, i.last_sign_in_at, i.disabled_at, i.disabled_reason, i.credential_change_required_at
             FROM users u LEFT JOIN identities i ON i.user_id = u.id
             WHERE u.id = $1 ORDER BY i.created_at
             """, [id]).rows
         guard let first = rows.first else { return nil }
-        let identities = try rows.compactMap { row -> (String, String, Date)? in
+        let identities = try rows.compactMap { row -> IdentitySummary? in
             guard let provider: String = try row.decodeIfPresent(column: "provider") else { return nil }
-            return (provider, try row.decode(column: "subject"), try row.decode(column: "last_sign_in_at"))
+            return IdentitySummary(
+                provider: provider, subject: try row.decode(column: "subject"), lastSignInAt: try row.decode(column: "last_sign_in_at"),
+                disabledAt: try row.decodeIfPresent(column: "disabled_at"), disabledReason: try row.decodeIfPresent(column: "disabled_reason"),
+                credentialChangeRequiredAt: try row.decodeIfPresent(column: "credential_change_required_at"))
         }
         return UserDetails(
             user: try UserProfile(row: first), isPrivateEmail: try first.decodeIfPresent(column: "is_private_email"),
-            createdAt: try first.decode(column: "created_at"),
-            identities: identities.map { (provider: $0.0, subject: $0.1, lastSignInAt: $0.2) })
+            createdAt: try first.decode(column: "created_at"), identities: identities)
     }
 
     /// The users a support request can name (docs/reference.md, "Admin CLI", `issuer users find`):

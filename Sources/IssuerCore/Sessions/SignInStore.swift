@@ -9,6 +9,9 @@ import Postgres
 /// `INSERT … ON CONFLICT DO UPDATE`, so concurrent first sign-ins of one Apple `sub` serialize
 /// on its primary key and all see the same user id; the user row follows (its foreign key is
 /// deferred to allow that order).
+///
+/// An identity that Google disabled for hijacking (docs/reference.md, "Google's account-protection events") is refused by the
+/// same statement: its claim updates no row, so nothing follows it and no row comes back.
 public struct SignInStore: Sendable {
     private let pool: ConnectionPool
     private let clock: any WallClock
@@ -26,6 +29,8 @@ public struct SignInStore: Sendable {
     /// The identity, user and session, shared by both forms of sign-in; parameters $1 to $18. With
     /// $18 false the name ($8, $9) is stored only when this sign-in creates the user: the hosted
     /// flow's name comes from Apple's unsigned `user` form field, which must never overwrite one.
+    /// An existing identity disabled for hijacking is not claimed, so the statement writes nothing
+    /// and returns no row (`IdentityDisabled`).
     private static let signInSteps = """
         WITH identity AS (
             INSERT INTO identities AS i (provider, subject, user_id, audience, created_at, last_sign_in_at, email, email_verified)
@@ -36,6 +41,7 @@ public struct SignInStore: Sendable {
                     -- replaces both, so one address never carries another's verification.
                     email = COALESCE(EXCLUDED.email, i.email),
                     email_verified = CASE WHEN EXCLUDED.email IS NULL THEN i.email_verified ELSE EXCLUDED.email_verified END
+                WHERE i.disabled_reason IS DISTINCT FROM 'hijacking'
             RETURNING user_id
         ), account AS (
             INSERT INTO users AS u (id, email, email_verified, is_private_email, given_name, family_name, created_at, updated_at)
@@ -90,7 +96,8 @@ public struct SignInStore: Sendable {
     /// - Parameters:
     ///   - stateHash: SHA-256 of the sealed state the callback carried, spent by this sign-in.
     ///   - stateExpiresAt: when that state would have expired; its row may go then.
-    /// - Throws: `StateAlreadySpent` when the state signed someone in before; `PostgresError` otherwise.
+    /// - Throws: `StateAlreadySpent` when the state signed someone in before; `IdentityDisabled`
+    ///   when the provider disabled the identity; `PostgresError` otherwise.
     public func signIn(
         _ request: SignInRequest, authorization: AuthorizationRequest, codeLifetime: Duration,
         stateHash: [UInt8], stateExpiresAt: Date
@@ -111,6 +118,13 @@ public struct SignInStore: Sendable {
     /// The hosted flow's state was used before: a replayed callback.
     public struct StateAlreadySpent: Error {}
 
+    /// The provider disabled the identity (Google's `account-disabled` for hijacking, until its
+    /// `account-enabled`): nobody signs in with it (docs/reference.md, "Google's account-protection events").
+    public struct IdentityDisabled: Error {
+        /// What the refusal says (`400 invalid_grant`, or the hosted flow's `access_denied`).
+        public static let description = "Sign-in with this account is disabled by Google."
+    }
+
     /// Whether a hosted flow's state signed someone in already: asked before a callback spends
     /// a provider's code on a replay. The sign-in statement still decides, atomically.
     public func isSpent(stateHash: [UInt8]) async throws -> Bool {
@@ -118,7 +132,8 @@ public struct SignInStore: Sendable {
             .single?.decode(Bool.self, column: "spent") ?? false
     }
 
-    /// Signs the user in; throws `PostgresError` (the caller maps unavailability to 503).
+    /// Signs the user in; throws `IdentityDisabled`, or `PostgresError` (the caller maps
+    /// unavailability to 503).
     public func signIn(_ request: SignInRequest) async throws -> SignIn {
         let refreshToken = RefreshToken.generate()
         return try await run(Self.statement, request, overwritesName: true, refreshToken: refreshToken) { now, sessionExpiry in
@@ -149,8 +164,9 @@ public struct SignInStore: Sendable {
             UUID(), request.clientID, request.scopes.joined(separator: " "), request.nonce, now, sessionExpiry,
             request.userAgent, request.clientIP, overwritesName,
         ] + tail(now, sessionExpiry)
-        let row = try await pool.query(statement, parameters).single
-        guard let row else { throw PostgresError.decoding("sign-in returned no row") }
+        // Every step inserts or updates one row, but for the claim of a disabled identity: no row
+        // means that refusal, and no user, session or token was written.
+        guard let row = try await pool.query(statement, parameters).single else { throw IdentityDisabled() }
         return SignIn(
             user: try UserProfile(row: row), sessionID: try row.decode(column: "session_id"), authTime: now,
             sessionExpiresAt: sessionExpiry, refreshToken: refreshToken, joinedByVerifiedEmail: joined != nil)

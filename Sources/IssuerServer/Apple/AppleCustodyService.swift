@@ -4,7 +4,7 @@ import ServiceLifecycle
 
 /// The background worker every process runs (docs/reference.md, "Apple token custody", docs/design.md, "Apple and remote parties"): retries pending Apple
 /// code redemptions while their codes live and queued Apple revocations with backoff, forgets old
-/// notification `jti`s and finished revocations, and keeps the queue-depth gauge fresh. Rows are claimed with
+/// received event ids (Apple's and Google's `jti`s) and finished revocations, and keeps the queue-depth gauge fresh. Rows are claimed with
 /// `FOR UPDATE SKIP LOCKED`, so any number of processes share the work without sending anything
 /// twice at once.
 struct AppleCustodyService: Service {
@@ -27,7 +27,7 @@ struct AppleCustodyService: Service {
             try await custody.retryPending(logger: logger)
             try await revocations.retryDue(logger: logger)
             dependencies.metrics.appleRevocationQueue(depth: try await revocations.depth())
-            try await AppleNotifications.prune(pool: dependencies.pool, now: dependencies.clock.now)
+            try await ReceivedEventStore.prune(pool: dependencies.pool, now: dependencies.clock.now)
             try await AppleRevocationQueue.prune(pool: dependencies.pool, now: dependencies.clock.now)
         } catch is CancellationError {
             // Shutting down.

@@ -26,6 +26,7 @@ enum Route: String, CaseIterable, Sendable {
     case accountIdentity
     case accountSession
     case appleNotifications
+    case googleRISC
 
     /// Where the route hangs: under the path of `ISSUER_URL`, at the server's root (docs/reference.md, "Operations"),
     /// or at RFC 8414 §3's `/.well-known/oauth-authorization-server` followed by that path.
@@ -65,6 +66,7 @@ enum Route: String, CaseIterable, Sendable {
         case .accountIdentity: "/account/identities/{provider}"
         case .accountSession: "/account/sessions/{sid}"
         case .appleNotifications: "/auth/apple/notifications"
+        case .googleRISC: "/auth/google/risc"
         }
     }
 
@@ -92,7 +94,7 @@ enum Route: String, CaseIterable, Sendable {
         case .accountIdentity: [.delete]
         case .accountSessions: [.get, .delete]
         case .accountSession: [.delete]
-        case .appleNotifications: [.post]
+        case .appleNotifications, .googleRISC: [.post]
         case .jwks, .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: [.get]
         }
     }
@@ -100,7 +102,9 @@ enum Route: String, CaseIterable, Sendable {
     var errorStyle: ErrorStyle {
         switch self {
         case .appleExchange, .providerExchange, .token, .revocation, .jwks, .userinfo: .oauth
-        case .account, .accountSessions, .accountSession, .accountIdentities, .accountIdentity, .appleNotifications: .oauth
+        // Google's receiver answers a refused token as RFC 8935 §2.4 says itself; the framework's
+        // own errors there (405, 413) and its 503 are RFC 6749 JSON like the others'.
+        case .account, .accountSessions, .accountSession, .accountIdentities, .accountIdentity, .appleNotifications, .googleRISC: .oauth
         // The browser-facing endpoints answer HTML pages and redirects (docs/reference.md, "Hosted sign-in" and "Sign-out").
         case .authorization, .appleCallback, .providerCallback, .logout: .plain
         case .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: .plain
