@@ -84,7 +84,7 @@ struct HTTP1RequestRulesTests {
     /// Writes `requests` at once, reads up to `expecting` answers, then whether the server closed
     /// the connection within `waiting` milliseconds (the read deadline is 30 s, so a connection
     /// held open is still open then).
-    static func exchange(port: Int, _ requests: String, expecting: Int, waiting: Int32 = 5000) throws -> (answers: [RawHTTPAnswer], closed: Bool) {
+    static func exchange(port: Int, _ requests: String, expecting: Int, waiting: Int32 = 10_000) throws -> (answers: [RawHTTPAnswer], closed: Bool) {
         let fd = try #require(LoopbackSocket.connect(port: port))
         defer { close(fd) }
         _ = LoopbackSocket.sendAll(fd, requests.utf8)
