@@ -50,6 +50,7 @@ struct UsersShowCommand: AsyncParsableCommand {
                     "disabled_at": .date($0.disabledAt), "disabled_reason": .string($0.disabledReason),
                     "sign_in_refused": .bool($0.refusesSignIn),
                     "credential_change_required_at": .date($0.credentialChangeRequiredAt),
+                    "transfer": .string($0.transferStage), "transfer_target": .string($0.transferTarget), "rekeyed_at": .date($0.rekeyedAt),
                 ])
             }),
             "sessions": .array(sessions.map { $0.json(at: now) }),
@@ -77,6 +78,9 @@ struct UsersShowCommand: AsyncParsableCommand {
             if let disabledAt = identity.disabledAt {
                 AdminCommand.show("    disabled by the provider since \(AdminCommand.format(disabledAt)) (reason: \(identity.disabledReason ?? "none given"))"
                     + (identity.refusesSignIn ? "; sign-in refused until it is enabled again" : ""))
+            }
+            if identity.transferStage != "-" {
+                AdminCommand.show("    Apple team transfer: \(identity.transferStage)" + (identity.transferTarget.map { " (to team \($0))" } ?? ""))
             }
             if let required = identity.credentialChangeRequiredAt {
                 AdminCommand.show("    credential change required by the provider at \(AdminCommand.format(required))")

@@ -101,6 +101,7 @@ struct AdminCommandTests {
             #expect(identities.first?["subject"] as? String == "001.json")
             #expect(Set(identities.first.map { Array($0.keys) } ?? []) == [
                 "provider", "subject", "last_sign_in_at", "disabled_at", "disabled_reason", "sign_in_refused", "credential_change_required_at",
+                "transfer", "transfer_target", "rekeyed_at",
             ])
             #expect(identities.first?["disabled_at"] is NSNull && identities.first?["sign_in_refused"] as? Bool == false)
             #expect((user["sessions"] as? [Any])?.count == 2)
@@ -156,6 +157,13 @@ struct AdminCommandTests {
             #expect(status.code == 0, "\(status.stderr)")
             let counts = try status.json()
             #expect(counts["not_exported"] as? Int == 1 && counts["exported"] as? Int == 1 && counts["rekeyed"] as? Int == 0)
+            try await pool.query("UPDATE identities SET transfer_target = 'NEWTEAM123' WHERE subject = '001.t1'")
+            let exportedUser = try #require(try await pool.query("SELECT user_id FROM identities WHERE subject = '001.t1'").single?.decode(UUID.self, at: 0))
+            let show = try await IssuerInvocation.run(["users", "show", exportedUser.uuidString, "--output", "json"], in: directory, environment: environment)
+            let identity = try #require((try show.json()["identities"] as? [[String: Any]])?.first)
+            #expect(identity["transfer"] as? String == "exported" && identity["transfer_target"] as? String == "NEWTEAM123")
+            let text = try await IssuerInvocation.run(["users", "show", exportedUser.uuidString], in: directory, environment: environment)
+            #expect(text.stdout.contains("Apple team transfer: exported (to team NEWTEAM123)"), "\(text.stdout)")
             let export = try await IssuerInvocation.run(["apple", "transfer", "export", "--target", "NEWTEAM123"], in: directory, environment: environment)
             #expect(export.code == 2 && export.stderr.contains("ISSUER_APPLE_TEAM_ID"), "\(export.stderr)")
             let badTarget = try await IssuerInvocation.run(["apple", "transfer", "export", "--target", "not a team"], in: directory, environment: environment)

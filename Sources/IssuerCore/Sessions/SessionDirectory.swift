@@ -47,6 +47,14 @@ public struct SessionDirectory: Sendable {
         public var disabledReason: String?
         /// When the provider last asked for a credential change.
         public var credentialChangeRequiredAt: Date?
+        /// An Apple team transfer (docs/reference.md, "Apple team transfer"): the receiving team
+        /// an export named, and when the identity was re-keyed to that team's `sub`.
+        public var transferTarget: String?
+        public var exported = false
+        public var rekeyedAt: Date?
+
+        /// `-`, `exported` or `re-keyed`: where the identity is in a team transfer.
+        public var transferStage: String { rekeyedAt != nil ? "re-keyed" : exported ? "exported" : "-" }
 
         /// Whether sign-in with this identity is refused.
         public var refusesSignIn: Bool { disabledReason == "hijacking" }
@@ -92,17 +100,22 @@ public struct SessionDirectory: Sendable {
     public func user(id: UUID) async throws -> UserDetails? {
         let rows = try await pool.query("""
             SELECT u.id AS user_id, u.email, u.email_verified, u.given_name, u.family_name, u.is_private_email, u.created_at,
-                   i.provider, i.subject, i.last_sign_in_at, i.disabled_at, i.disabled_reason, i.credential_change_required_at
+                   i.provider, i.subject, i.last_sign_in_at, i.disabled_at, i.disabled_reason, i.credential_change_required_at,
+                   i.transfer_sub IS NOT NULL AS exported, i.transfer_target, i.rekeyed_at
             FROM users u LEFT JOIN identities i ON i.user_id = u.id
             WHERE u.id = $1 ORDER BY i.created_at
             """, [id]).rows
         guard let first = rows.first else { return nil }
         let identities = try rows.compactMap { row -> IdentitySummary? in
             guard let provider: String = try row.decodeIfPresent(column: "provider") else { return nil }
-            return IdentitySummary(
+            var summary = IdentitySummary(
                 provider: provider, subject: try row.decode(column: "subject"), lastSignInAt: try row.decode(column: "last_sign_in_at"),
                 disabledAt: try row.decodeIfPresent(column: "disabled_at"), disabledReason: try row.decodeIfPresent(column: "disabled_reason"),
                 credentialChangeRequiredAt: try row.decodeIfPresent(column: "credential_change_required_at"))
+            summary.exported = try row.decode(column: "exported")
+            summary.transferTarget = try row.decodeIfPresent(column: "transfer_target")
+            summary.rekeyedAt = try row.decodeIfPresent(column: "rekeyed_at")
+            return summary
         }
         return UserDetails(
             user: try UserProfile(row: first), isPrivateEmail: try first.decodeIfPresent(column: "is_private_email"),
