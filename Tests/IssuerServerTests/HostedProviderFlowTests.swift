@@ -16,21 +16,12 @@ struct HostedProviderFlowTests {
         withApple: Bool = false,
         _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
     ) async throws {
-        let clock = ManualClock(Date())
-        try await FakeGoogleServer.with(clock: clock) { provider in
-            let file = try FakeGoogleServer.providersFile([[
-                "id": "corp", "kind": "oidc", "issuer": provider.issuer, "client_id": "issuer-at-corp",
+        try await ProviderExchangeTests.withProvider(
+            environment: withApple ? ["ISSUER_APPLE_SERVICES_ID": HostedFlowTests.servicesID] : [:],
+            { [
+                "id": "corp", "kind": "oidc", "issuer": $0.issuer, "client_id": "issuer-at-corp",
                 "client_secret": FakeGoogleServer.clientSecret, "scopes": ["openid", "email"],
-            ]])
-            defer { TestDirectories.remove(file) }
-            var environment = ["ISSUER_PROVIDERS_FILE": file.path]
-            if withApple { environment["ISSUER_APPLE_SERVICES_ID"] = HostedFlowTests.servicesID }
-            try await withIssuer(environment: environment, clock: clock) { fixture in
-                try await buildApplication(ProviderExchangeTests.overHTTP(fixture)).test(.router) { client in
-                    try await body(fixture, provider, client)
-                }
-            }
-        }
+            ] }, body)
     }
 
     @Test("authorize → the provider (code + PKCE S256, nonce, state) → callback → the client's code → tokens; the provider's tokens are not kept")

@@ -9,23 +9,34 @@ import TestSupport
 /// providers), against a provider served over HTTP on loopback.
 @Suite("Providers: native sign-in with Google and other OpenID providers", .timeLimit(.minutes(10)))
 struct ProviderExchangeTests {
+    /// The issuer with one provider, `entry` (given the fake's URLs), served by a fake provider
+    /// over HTTP on loopback; `environment` adds settings.
+    static func withProvider(
+        environment: [String: String] = [:], _ entry: @escaping @Sendable (FakeGoogleServer) -> [String: any Sendable],
+        _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let clock = ManualClock(Date())
+        try await FakeGoogleServer.with(clock: clock) { provider in
+            let file = try FakeGoogleServer.providersFile([entry(provider).mapValues { $0 as Any }])
+            defer { TestDirectories.remove(file) }
+            try await withIssuer(environment: environment.merging(["ISSUER_PROVIDERS_FILE": file.path]) { $1 }, clock: clock) { fixture in
+                try await buildApplication(Self.overHTTP(fixture)).test(.router) { client in try await body(fixture, provider, client) }
+            }
+        }
+    }
+
     /// The issuer with a `google` provider whose keys are the fake's, fetched over HTTP.
     static func withGoogle(
         _ entry: [String: any Sendable] = [:], _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
     ) async throws {
-        let clock = ManualClock(Date())
-        try await FakeGoogleServer.with(clock: clock) { google in
-            var provider: [String: Any] = [
+        try await withProvider({ google in
+            var provider: [String: any Sendable] = [
                 "id": "google", "kind": "google", "native_audiences": [FakeGoogleServer.webClientID],
                 "authorized_parties": [FakeGoogleServer.androidClientID], "jwks_uri": google.jwksURI,
             ]
             for (key, value) in entry { provider[key] = value }
-            let file = try FakeGoogleServer.providersFile([provider])
-            defer { TestDirectories.remove(file) }
-            try await withIssuer(environment: ["ISSUER_PROVIDERS_FILE": file.path], clock: clock) { fixture in
-                try await buildApplication(Self.overHTTP(fixture)).test(.router) { client in try await body(fixture, google, client) }
-            }
-        }
+            return provider
+        }, body)
     }
 
     /// The fixture's dependencies with remote documents fetched over HTTP, Apple's keys aside
@@ -179,45 +190,27 @@ struct ProviderExchangeTests {
 
     @Test("kind oidc: the keys are found through the provider's discovery document, fetched once for many sign-ins")
     func oidcDiscovery() async throws {
-        let clock = ManualClock(Date())
-        try await FakeGoogleServer.with(clock: clock) { provider in
-            let file = try FakeGoogleServer.providersFile([[
-                "id": "corp", "kind": "oidc", "issuer": provider.issuer, "native_audiences": ["corp-app"],
-            ]])
-            defer { TestDirectories.remove(file) }
-            try await withIssuer(environment: ["ISSUER_PROVIDERS_FILE": file.path], clock: clock) { fixture in
-                try await buildApplication(Self.overHTTP(fixture)).test(.router) { client in
-                    for subject in ["c-1", "c-2", "c-1"] {
-                        let response = try await client.postJSON("/auth/corp/exchange", [
-                            "id_token": try provider.idToken(subject: subject, issuer: provider.issuer, audience: "corp-app", azp: nil),
-                        ])
-                        #expect(response.status == .ok, "\(response.json)")
-                    }
-                }
-                #expect(try await fixture.count("identities WHERE provider = 'corp'") == 2)
+        try await Self.withProvider({ ["id": "corp", "kind": "oidc", "issuer": $0.issuer, "native_audiences": ["corp-app"]] }) { fixture, provider, client in
+            for subject in ["c-1", "c-2", "c-1"] {
+                let response = try await client.postJSON("/auth/corp/exchange", [
+                    "id_token": try provider.idToken(subject: subject, issuer: provider.issuer, audience: "corp-app", azp: nil),
+                ])
+                #expect(response.status == .ok, "\(response.json)")
             }
+            #expect(try await fixture.count("identities WHERE provider = 'corp'") == 2)
             #expect(provider.state.withLock { ($0.discoveryFetches, $0.jwksFetches) } == (1, 1))
         }
     }
 
     @Test("a provider that signs with ES256 (RFC 7518 §3.4): accepted with its P-256 key; the same token is refused by a provider allowed only RS256 (Apple)")
     func es256Provider() async throws {
-        let clock = ManualClock(Date())
-        try await FakeGoogleServer.with(clock: clock) { provider in
-            let file = try FakeGoogleServer.providersFile([[
-                "id": "corp", "kind": "oidc", "issuer": provider.issuer, "native_audiences": ["corp-app"],
-            ]])
-            defer { TestDirectories.remove(file) }
-            try await withIssuer(environment: ["ISSUER_PROVIDERS_FILE": file.path], clock: clock) { fixture in
-                try await buildApplication(Self.overHTTP(fixture)).test(.router) { client in
-                    let token = try await provider.es256IDToken(subject: "ec-user", audience: "corp-app", now: clock.now)
-                    let accepted = try await client.postJSON("/auth/corp/exchange", ["id_token": token])
-                    #expect(accepted.status == .ok, "\(accepted.json)")
-                    let apple = try await client.postJSON("/auth/apple/exchange", ["id_token": token])
-                    #expect(apple.json["error"] as? String == "invalid_grant")
-                }
-                #expect(try await fixture.count("identities WHERE provider = 'corp' AND subject = 'ec-user'") == 1)
-            }
+        try await Self.withProvider({ ["id": "corp", "kind": "oidc", "issuer": $0.issuer, "native_audiences": ["corp-app"]] }) { fixture, provider, client in
+            let token = try await provider.es256IDToken(subject: "ec-user", audience: "corp-app", now: fixture.clock.now)
+            let accepted = try await client.postJSON("/auth/corp/exchange", ["id_token": token])
+            #expect(accepted.status == .ok, "\(accepted.json)")
+            let apple = try await client.postJSON("/auth/apple/exchange", ["id_token": token])
+            #expect(apple.json["error"] as? String == "invalid_grant")
+            #expect(try await fixture.count("identities WHERE provider = 'corp' AND subject = 'ec-user'") == 1)
         }
     }
 }

@@ -46,8 +46,8 @@ struct DevAppleCommand: AsyncParsableCommand {
                 let fields = [
                     ("state", query["state"].map(String.init) ?? ""), ("id_token", token),
                     ("user", #"{"name":{"firstName":"Dev","lastName":"User"}}"#),
-                ].map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(DevGoogleCommand.escape($0.1))\">" }.joined()
-                return "<form method=\"post\" action=\"\(DevGoogleCommand.escape(redirectURI))\">\(fields)<button>Sign in as \(subject)</button></form>"
+                ].map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(DevPage.escape($0.1))\">" }.joined()
+                return "<form method=\"post\" action=\"\(DevPage.escape(redirectURI))\">\(fields)<button>Sign in as \(subject)</button></form>"
             }.joined()
             let page = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Apple stand-in</title></head><body>"
                 + "<h1>Apple stand-in (development only)</h1>\(forms)</body></html>"

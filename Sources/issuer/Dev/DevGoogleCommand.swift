@@ -48,7 +48,7 @@ struct DevGoogleCommand: AsyncParsableCommand {
         router.get(RouterPath(Self.authorizePath)) { request, _ in
             let query = request.uri.queryParameters
             let hidden = ["client_id", "redirect_uri", "state", "nonce", "code_challenge"].compactMap { name in
-                query[name].map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(Self.escape(String($0)))\">" }
+                query[name].map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(DevPage.escape(String($0)))\">" }
             }.joined()
             let buttons = ["dev-google-user-1", "dev-google-user-2"].map {
                 "<button name=\"sub\" value=\"\($0)\">Sign in as \($0)</button> "
@@ -131,9 +131,4 @@ struct DevGoogleCommand: AsyncParsableCommand {
         """
     }
 
-    /// HTML attribute escaping.
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-    }
 }
