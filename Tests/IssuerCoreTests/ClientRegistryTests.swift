@@ -27,16 +27,18 @@ struct ClientRegistryTests {
     func optionalMembers() throws {
         let registry = try Self.load(#"""
             [{"client_id": "web", "redirect_uris": ["https://app.example/cb"], "post_logout_redirect_uris": ["https://app.example/bye"],
-              "scopes": ["openid"], "apple_audiences": ["com.example.web"]},
+              "scopes": ["openid"], "apple_audiences": ["com.example.web"], "id_token_on_refresh": false},
              {"client_id": "ios", "redirect_uris": ["com.example.app:/cb"], "scopes": ["openid"]}]
             """#)
         let web = try #require(registry.client(id: "web"))
         #expect(web.postLogoutRedirectURIs == ["https://app.example/bye"])
         #expect(web.accepts(appleAudience: "com.example.web"))
         #expect(!web.accepts(appleAudience: "com.example.app"))
+        #expect(!web.idTokenOnRefresh)
         let ios = try #require(registry.client(id: "ios"))
         #expect(ios.postLogoutRedirectURIs.isEmpty)
         #expect(ios.accepts(appleAudience: "anything"))
+        #expect(ios.idTokenOnRefresh, "an ID token on refresh unless the client says otherwise")
     }
 
     @Test("authenticate answers the registered client by its exact client_id, else invalid_client as every endpoint words it")
@@ -61,6 +63,7 @@ struct ClientRegistryTests {
         (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "post_logout_redirect_uris": "x://bye", "scopes": ["openid"]}]"#, "post_logout_redirect_uris"),
         (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"], "apple_audiences": [7]}]"#, "apple_audiences"),
         (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"], "apple_audiences": []}]"#, "apple_audiences"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"], "id_token_on_refresh": "no"}]"#, "id_token_on_refresh"),
         // RFC 8252 §7.3: plain http only to loopback.
         (#"[{"client_id": "a", "redirect_uris": ["http://app.example.com/cb"], "scopes": ["openid"]}]"#, "loopback"),
         (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "post_logout_redirect_uris": ["http://10.0.0.1/bye"], "scopes": ["openid"]}]"#, "loopback"),

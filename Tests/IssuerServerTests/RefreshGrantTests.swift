@@ -187,4 +187,24 @@ struct RefreshGrantTests {
             }
         }
     }
+
+    @Test("a client registered with id_token_on_refresh false gets no ID token on refresh; its sign-in still does")
+    func idTokenOnRefreshOff() async throws {
+        let file = TestDirectories.make("clients.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try #"[{"client_id":"clanboards-mobile","redirect_uris":["clanboards://cb"],"scopes":["openid","email"],"id_token_on_refresh":false}]"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        try await withIssuer(environment: ["ISSUER_CLIENTS_FILE": file.path]) { fixture in
+            try await fixture.test { client in
+                let signIn = try await Self.signIn(client, fixture)
+                #expect(signIn["id_token"] is String, "the sign-in answers its ID token as before")
+                let refreshed = try await Self.refresh(client, try #require(signIn["refresh_token"] as? String))
+                #expect(refreshed.status == .ok)
+                #expect(refreshed.json["access_token"] is String)
+                #expect(refreshed.json["refresh_token"] is String)
+                #expect(refreshed.json["id_token"] == nil, "one signature per refresh: no ID token")
+                #expect(refreshed.json["scope"] as? String == "openid email", "the scope is unchanged")
+            }
+        }
+    }
 }

@@ -17,6 +17,11 @@ public struct OAuthClient: Sendable, Equatable, Codable {
     /// endpoints cross-origin, each exactly as a browser sends it (`WebOrigin`); empty: none
     /// (docs/reference.md, "Browser clients").
     public var allowedOrigins: [String]
+    /// Whether a refresh answers an ID token when the scope has `openid` (default true). OIDC
+    /// Core §12.2 lets a refresh answer omit it; an app that keeps its sign-in's ID token can say
+    /// false and each refresh then costs one signature instead of two (docs/reference.md,
+    /// "Configuration").
+    public var idTokenOnRefresh: Bool
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
@@ -25,12 +30,13 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         case scopes
         case appleAudiences = "apple_audiences"
         case allowedOrigins = "allowed_origins"
+        case idTokenOnRefresh = "id_token_on_refresh"
     }
 
     /// Unchecked; `ClientRegistry` validates clients as a set.
     public init(
         clientID: String, redirectURIs: [String], postLogoutRedirectURIs: [String] = [], scopes: [String],
-        appleAudiences: [String]? = nil, allowedOrigins: [String] = []
+        appleAudiences: [String]? = nil, allowedOrigins: [String] = [], idTokenOnRefresh: Bool = true
     ) {
         self.clientID = clientID
         self.redirectURIs = redirectURIs
@@ -38,9 +44,10 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         self.scopes = scopes
         self.appleAudiences = appleAudiences
         self.allowedOrigins = allowedOrigins
+        self.idTokenOnRefresh = idTokenOnRefresh
     }
 
-    /// docs/reference.md, "Configuration": `post_logout_redirect_uris`, `apple_audiences` and `allowed_origins` are optional; a member of the
+    /// docs/reference.md, "Configuration": `post_logout_redirect_uris`, `apple_audiences`, `allowed_origins` and `id_token_on_refresh` are optional; a member of the
     /// wrong type is an error, not ignored.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -50,6 +57,7 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         scopes = try container.decode([String].self, forKey: .scopes)
         appleAudiences = try container.decodeIfPresent([String].self, forKey: .appleAudiences)
         allowedOrigins = try container.decodeIfPresent([String].self, forKey: .allowedOrigins) ?? []
+        idTokenOnRefresh = try container.decodeIfPresent(Bool.self, forKey: .idTokenOnRefresh) ?? true
     }
 
     /// Whether this client may use an Apple identity token issued for `audience` (docs/reference.md, "Configuration").

@@ -53,7 +53,8 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
                 "post_logout_redirect_uris": ["com.example.clanboards:/signout"],
                 "scopes": ["openid", "email", "profile"],
                 "apple_audiences": ["com.example.clanboards.web"],
-                "allowed_origins": ["https://app.example.com", "http://localhost:19006"]
+                "allowed_origins": ["https://app.example.com", "http://localhost:19006"],
+                "id_token_on_refresh": false
               }
             ]
             ```
@@ -67,7 +68,9 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
             that get CORS on the token, revocation, userinfo and account endpoints (any client's list
             counts; see reference.md, "Browser clients"): each an exact origin as a browser sends it,
             `https://host[:port]`, or `http` to a loopback address only, with no path (not even `/`),
-            query or fragment. `offline_access` is accepted from every client and changes
+            query or fragment. `id_token_on_refresh` (optional, default `true`): `false` leaves the ID token
+            out of refresh answers (OIDC Core §12.2 allows it), for an app that keeps its sign-in's ID token;
+            each refresh then costs one signature instead of two. `offline_access` is accepted from every client and changes
             nothing: every sign-in gets a refresh token. A file that is unreadable, not an array of such
             objects, has a member of the wrong type, or breaks a rule above stops the server at start naming
             `ISSUER_CLIENTS_FILE`.

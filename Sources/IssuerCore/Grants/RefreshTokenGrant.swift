@@ -98,13 +98,14 @@ public struct RefreshTokenGrant: Sendable {
     }
 
     /// RFC 6749 §6: the new refresh token keeps the session's scope; only this access token is
-    /// narrowed. OIDC Core §12.2: no nonce in a refreshed ID token.
+    /// narrowed. OIDC Core §12.2: no nonce in a refreshed ID token, and none at all for a client
+    /// that asked not to get one (`id_token_on_refresh`).
     private func answer(
         _ record: RefreshRecord, client: OAuthClient, requestedScopes: [String]?, successor: RefreshToken
     ) throws(OAuthError) -> TokenResponse {
         try responder.respond(
             user: record.user, clientID: client.clientID, scopes: requestedScopes ?? record.scopes,
             sessionID: record.sessionID, authTime: record.authTime, sessionExpiresAt: record.sessionExpiresAt,
-            nonce: nil, refreshToken: successor)
+            nonce: nil, refreshToken: successor, includesIDToken: client.idTokenOnRefresh)
     }
 }

@@ -21,6 +21,10 @@ public struct TokenContents: Sendable, Equatable {
     public var nonce: String?
     /// The user's profile; only the parts the scope allows reach a token (OIDC Core §2, §5.1).
     public var profile: Profile
+    /// Whether an ID token is issued when the scope has `openid`. False only on a refresh for a
+    /// client registered with `"id_token_on_refresh": false`: OIDC Core §12.2 lets a refresh answer
+    /// omit it, and the answer then costs one signature instead of two.
+    public var includesIDToken: Bool
 
     /// The user profile claims (OIDC Core §5.1) the issuer knows.
     public struct Profile: Sendable, Equatable {
@@ -48,7 +52,7 @@ public struct TokenContents: Sendable, Equatable {
     /// Token contents as described (docs/reference.md, "Tokens and sessions").
     public init(
         subject: String, clientID: String, scopes: [String], sessionID: String, authTime: Date, sessionExpiresAt: Date,
-        nonce: String? = nil, profile: Profile = Profile()
+        nonce: String? = nil, profile: Profile = Profile(), includesIDToken: Bool = true
     ) {
         self.subject = subject
         self.clientID = clientID
@@ -58,5 +62,6 @@ public struct TokenContents: Sendable, Equatable {
         self.sessionExpiresAt = sessionExpiresAt
         self.nonce = nonce
         self.profile = profile
+        self.includesIDToken = includesIDToken
     }
 }

@@ -17,13 +17,14 @@ public struct TokenResponder: Sendable {
     /// `temporarily_unavailable` while no signing key is active.
     public func respond(
         user: UserProfile, clientID: String, scopes: [String], sessionID: UUID, authTime: Date, sessionExpiresAt: Date,
-        nonce: String?, refreshToken: RefreshToken?
+        nonce: String?, refreshToken: RefreshToken?, includesIDToken: Bool = true
     ) throws(OAuthError) -> TokenResponse {
         let contents = TokenContents(
             subject: user.subject, clientID: clientID, scopes: scopes, sessionID: sessionID.uuidString.lowercased(),
             authTime: authTime, sessionExpiresAt: sessionExpiresAt, nonce: nonce,
             profile: .init(email: user.email, emailVerified: user.emailVerified, name: user.name,
-                           givenName: user.givenName, familyName: user.familyName))
+                           givenName: user.givenName, familyName: user.familyName),
+            includesIDToken: includesIDToken)
         let tokens: SignedTokens
         do {
             tokens = try signer.sign(contents, ring: ring())

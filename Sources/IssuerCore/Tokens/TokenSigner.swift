@@ -60,7 +60,7 @@ public struct TokenSigner: Sendable {
 
         var idClaims: IDTokenClaims?
         var idToken: String?
-        if scopes.contains("openid") {
+        if contents.includesIDToken, scopes.contains("openid") {
             let claims = IDTokenClaims(
                 issuer: issuer, subject: contents.subject, audience: contents.clientID,
                 issuedAt: issuedAt, expiresAt: idExpiresAt,
