@@ -47,6 +47,7 @@ let package = Package(
             dependencies: ["COpenSSL", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        .systemLibrary(name: "CEpoll"),
         .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
@@ -56,6 +57,7 @@ let package = Package(
             name: "Postgres",
             dependencies: [
                 "CLibPQ",
+                "CEpoll",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

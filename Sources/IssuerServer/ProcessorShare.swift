@@ -37,7 +37,7 @@ public enum ProcessorShare {
 
     /// Sizes NIO's shared event loops and blocking pool to `cores`, unless the operator chose with
     /// NIO's own `NIO_SINGLETON_GROUP_LOOP_COUNT` / `NIO_SINGLETON_BLOCKING_POOL_THREAD_COUNT`.
-    /// Must run before anything uses those singletons (the first thing `issuer serve` does).
+    /// Must run once, before anything uses those singletons (`ServerThreads.prepare()` does).
     /// - Returns: the cores sized for.
     @discardableResult
     public static func sizeThreadPools() -> Int {

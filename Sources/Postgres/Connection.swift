@@ -6,14 +6,20 @@ import Glibc
 
 /// One libpq connection.
 ///
-/// Every method blocks the calling thread. A `Connection` is therefore only ever used from
-/// inside `ConnectionPool.withConnection`, which runs its body on the pool's dedicated
-/// `NIOThreadPool`, one body per connection at a time. That rule, kept by the pool, is what makes
-/// the `@unchecked Sendable` below true.
+/// Its public methods block the calling thread, so bodies given to `ConnectionPool.withConnection`
+/// run on the pool's dedicated `NIOThreadPool`. A single prepared statement instead goes without
+/// blocking anyone (`Connection+NonBlocking.swift`): sent from the caller's thread, its answer read
+/// by the pool's `AnswerPoller`. Either way one party at a time uses a connection: the pool hands
+/// it out exclusively, and within a non-blocking call it passes from the sender to the poller
+/// through the poller's registry and back through the call's continuation. That rule is what
+/// makes the `@unchecked Sendable` below true.
 public final class Connection: @unchecked Sendable {
     private let parameters: ConnectionParameters
     private var handle: OpaquePointer?
     private var prepared: [String: String] = [:]
+    /// The answer of a non-blocking call as it arrives: its first result, kept until libpq says
+    /// the call is over (`Connection+NonBlocking.swift`).
+    var arriving: Result<PostgresResult, any Error>?
     /// Lets a call's deadline take the thread back from a link that went silent.
     let watch = CallWatch()
 
@@ -160,6 +166,17 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
+    /// The open link's handle, if any (the non-blocking path checks it before sending).
+    var openHandle: OpaquePointer? {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else { return nil }
+        return handle
+    }
+
+    /// The name `sql` was prepared under on this link, if it was.
+    func preparedName(for sql: String) -> String? {
+        prepared[sql]
+    }
+
     private func liveHandle() throws -> OpaquePointer {
         guard let handle, PQstatus(handle) == CONNECTION_OK else {
             throw PostgresError.unavailable("connection is not open")
@@ -171,7 +188,7 @@ public final class Connection: @unchecked Sendable {
         _ = try collect(result, handle: handle)
     }
 
-    private func collect(_ result: OpaquePointer?, handle: OpaquePointer) throws -> PostgresResult {
+    func collect(_ result: OpaquePointer?, handle: OpaquePointer) throws -> PostgresResult {
         guard let result else {
             throw failure(handle: handle, fallback: String(cString: PQerrorMessage(handle)))
         }
@@ -209,7 +226,7 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// An error without a SQLSTATE comes from libpq itself: usually a lost connection.
-    private func failure(handle: OpaquePointer, fallback: String) -> PostgresError {
+    func failure(handle: OpaquePointer, fallback: String) -> PostgresError {
         if PQstatus(handle) != CONNECTION_OK {
             markBroken()
             return .unavailable(fallback.isEmpty ? "connection lost" : fallback)
@@ -234,7 +251,7 @@ private func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<Uns
     return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }
 
-private func withParameters<R>(
+func withParameters<R>(
     _ parameters: [PostgresParameter?],
     _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R
 ) -> R {

@@ -3,13 +3,18 @@ import Logging
 import NIOPosix
 import Synchronization
 
-/// A fixed-size pool of libpq connections whose blocking calls run on a dedicated thread pool.
+/// A fixed-size pool of libpq connections that never blocks Swift's cooperative threads.
 ///
-/// libpq blocks its caller. Swift's cooperative pool has one thread per core, so a single blocked
-/// call there would halve the server. Every call therefore hops to a `NIOThreadPool` with one
-/// thread per connection, runs synchronously there with exclusive use of one `Connection`, and
-/// resumes the awaiting task with the result. A caller that finds every connection busy waits
-/// in FIFO order without occupying any thread.
+/// libpq's ordinary calls block their caller, and Swift's cooperative pool has one thread per
+/// core, so a single blocked call there would halve the server. Two ways keep it free:
+/// - `query(_:_:)`, one statement (every request path), goes without blocking anyone once the
+///   statement is prepared on its connection: the caller sends it and suspends, and the pool's
+///   `AnswerPoller` thread reads the answer and resumes it — no thread hand-off of its own.
+/// - `withConnection(_:)` bodies (transactions, migrations, a statement's first use on a
+///   connection, connecting) run on a `NIOThreadPool` with one thread per connection, with
+///   exclusive use of one `Connection`, and resume the awaiting task with the result.
+///
+/// A caller that finds every connection busy waits in FIFO order without occupying any thread.
 ///
 /// Connections open lazily and are checked before each use: a link broken by a server restart is
 /// replaced. While the server is down, a call fails fast with `PostgresError.unavailable`.
@@ -68,6 +73,9 @@ public final class ConnectionPool: Sendable {
     /// How many calls may wait for a connection at once.
     public let maxWaiting: Int
     private let threadPool: NIOThreadPool
+    private let poller = AnswerPoller(name: "pg-answers")
+    /// Calls answered through the poller: how tests tell which way a call went.
+    let nonBlockingCalls = Atomic<Int>(0)
     private let state: Mutex<State>
     private let logger: Logger
     /// Every connection, busy or idle: what the sweeper watches.
@@ -139,6 +147,14 @@ public final class ConnectionPool: Sendable {
         let deadline = ContinuousClock.now + timeout
         let connection = try await acquire(until: deadline)
         defer { release(connection) }
+        return try await run(on: connection, until: deadline, timeLimit: timeLimit, body)
+    }
+
+    /// Runs `body` on the pool's threads with `connection`, already acquired.
+    private func run<T: Sendable>(
+        on connection: Connection, until deadline: ContinuousClock.Instant, timeLimit: TimeLimit,
+        _ body: @escaping @Sendable (Connection) throws -> T
+    ) async throws -> T {
         do {
             switch timeLimit {
             case .standard:
@@ -156,10 +172,30 @@ public final class ConnectionPool: Sendable {
         }
     }
 
-    /// Runs one statement: the common case of `withConnection`.
+    /// Runs one statement within the standard deadline. Its first use on a connection (which
+    /// prepares it) and a connection that must (re)connect go through `withConnection`; every
+    /// later use is sent without blocking and answered through the `AnswerPoller`.
     @discardableResult
     public func query(_ sql: String, _ parameters: [any PostgresEncodable] = []) async throws -> PostgresResult {
-        try await withConnection { try $0.query(sql, parameters) }
+        let deadline = ContinuousClock.now + timeout
+        let connection = try await acquire(until: deadline)
+        defer { release(connection) }
+        guard let name = connection.preparedName(for: sql), let socket = connection.socket else {
+            return try await run(on: connection, until: deadline, timeLimit: .standard) { try $0.query(sql, parameters) }
+        }
+        connection.watch.begin(until: deadline)
+        guard ContinuousClock.now < deadline, connection.watch.arm(socket: socket) else {
+            _ = connection.watch.end()
+            throw PostgresError.unavailable("no answer from the database within the deadline")
+        }
+        nonBlockingCalls.add(1, ordering: .relaxed)
+        let answer = await poller.answer(on: connection, socket: socket, prepared: name, parameters)
+        if connection.watch.end() {
+            // The sweeper shut the link down: closed now, reopened by the next call.
+            connection.close()
+            if case .failure = answer { throw PostgresError.unavailable("no answer from the database within the deadline") }
+        }
+        return try answer.get()
     }
 
     /// Runs `body` in a transaction on one connection.
@@ -191,6 +227,7 @@ public final class ConnectionPool: Sendable {
         }
         _ = try? await threadPool.runIfActive { idle.forEach { $0.close() } }
         try? await threadPool.shutdownGracefully()
+        poller.stop()
     }
 
     private func acquire(until deadline: ContinuousClock.Instant) async throws -> Connection {

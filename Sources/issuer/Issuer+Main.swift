@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IssuerServer
 
 extension Issuer {
     /// Replaces the argument parser's entry point so that every command ends through one place
@@ -8,6 +9,8 @@ extension Issuer {
     static func main() async {
         do {
             var command = try parseAsRoot()
+            // The server's threads are laid out before its first await, on the main thread.
+            if command is ServeCommand { ServerThreads.prepare() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -20,10 +20,13 @@ struct ServeCommand: AsyncParsableCommand {
     var settings: SettingsOptions
 
     func run() async throws {
-        let cores = ProcessorShare.sizeThreadPools()
+        // Already decided in `Issuer.main`, before the first await; this answers the same layout.
+        let threads = ServerThreads.prepare()
         let configuration = try ConfigurationLoader.load(settings)
         let logger = ConfigurationLoader.bootstrapLogging(configuration)
-        logger.info("thread pools sized to this process's cores", metadata: ["cores": "\(cores)"])
+        logger.info("thread pools sized to this process's cores", metadata: [
+            "cores": "\(threads.cores)", "tasks": "\(threads.eventLoopsRunTasks ? "event-loops" : "cooperative-pool")",
+        ])
         // Settings that work but are unsafe for a deployment: the checks `issuer doctor` runs.
         for check in DoctorCommand.settingsChecks(configuration) where check.status != .ok {
             logger.warning("\(check.reason)", metadata: ["check": "\(check.name)"])

@@ -136,10 +136,20 @@ struct SilentDatabaseTests {
         return try await body()
     }
 
-    /// Uses every connection of the pool at once, so each has an open link.
-    static func openEveryConnection(_ pool: ConnectionPool) async throws {
+    /// Uses every connection of the pool at once, so each has an open link (and `sql` prepared).
+    static func openEveryConnection(
+        _ pool: ConnectionPool, sql: String = "SELECT pg_sleep(0.2)", _ parameters: [any PostgresEncodable & Sendable] = []
+    ) async throws {
+        // Held together by a sleep in one body per connection, so that no connection serves two.
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<pool.size { group.addTask { try await pool.query("SELECT pg_sleep(0.2)") } }
+            for _ in 0..<pool.size {
+                group.addTask {
+                    try await pool.withConnection { connection in
+                        try connection.query(sql, parameters)
+                        try connection.query("SELECT pg_sleep(0.2)")
+                    }
+                }
+            }
             try await group.waitForAll()
         }
     }
