@@ -32,7 +32,9 @@ struct AppleTokenPool: Sendable {
                 subject: "000000.bench\(run).\(index)", email: "bench-\(index)@privaterelay.appleid.com",
                 audience: options.audience, lifetime: lifetime)
         }
-        bodies = try tokens.map { ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: ["id_token": $0])) }
+        bodies = try tokens.map {
+            ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: ["id_token": $0, "client_id": options.clientId]))
+        }
     }
 
     /// The body for a worker's `n`th request: workers walk the pool in disjoint strides.

@@ -28,6 +28,9 @@ struct LoadOptions: ParsableArguments {
         """)
     var rate: Double?
 
+    @Option(help: "The public client that signs in (the exchange's client_id) and refreshes.")
+    var clientId = "clanboards-mobile"
+
     @Option(help: "Distinct Apple users to sign in as, minted before the clock starts so the client signs nothing while measuring.")
     var users = 1024
 

@@ -17,9 +17,6 @@ struct RefreshCommand: AsyncParsableCommand {
 
     @OptionGroup var load: LoadOptions
 
-    @Option(help: "The public client the chains belong to.")
-    var clientId = "clanboards-mobile"
-
     struct Worker: Sendable {
         var index: Int
         var signIns = 0
@@ -36,7 +33,7 @@ struct RefreshCommand: AsyncParsableCommand {
         let exchangeURL = load.endpoint("/auth/apple/exchange")
         let tokenURL = load.endpoint("/oauth2/token")
         let connections = load.connections
-        let clientId = clientId
+        let clientId = load.clientId
         let generator = LoadGenerator(connections: connections)
         let step: @Sendable (Worker, LoadGenerator) async -> (Worker, LoadGenerator.Outcome?) = { worker, generator in
             var worker = worker

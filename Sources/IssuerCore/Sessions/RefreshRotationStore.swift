@@ -21,8 +21,9 @@ public struct RefreshRotationStore: Sendable {
     /// `$1` presented hash, `$2` now, `$3` successor hash, `$4` client, `$5` successor expiry,
     /// `$6` requested scopes (space-separated) or NULL. The CASE is the one statement of the
     /// rules, in `RefreshVerdict`'s order; it reads the row as locked (a concurrent rotation that
-    /// committed first is seen as `spent`).
-    static let rotateStatement = """
+    /// committed first is seen as `spent`). Public for `issuer-bench rotation-script`, which
+    /// drives this statement alone for the benchmark's floor.
+    public static let rotateStatement = """
         WITH presented AS (
             SELECT r.token_hash, r.session_id, r.generation, r.spent_at, r.successor_hash,
                    s.user_id, s.scope, s.auth_time, s.expires_at AS session_expires_at,
