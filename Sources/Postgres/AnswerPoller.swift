@@ -69,7 +69,7 @@ final class AnswerPoller: Sendable {
                 waiter.writing = progress.isWriting
                 if !watch(socket, for: waiter) {
                     connection.close()
-                    continuation.resume(returning: .failure(PostgresError.poolClosed))
+                    continuation.resume(returning: .failure(PostgresError.unavailable("cannot wait for the database's answer")))
                 }
             }
         }
@@ -77,7 +77,9 @@ final class AnswerPoller: Sendable {
 
     /// Ends the thread once no call waits any more (the pool stops it after its calls returned).
     func stop() {
-        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Under the registry's lock, so that no call registers after the thread may have ended.
+        let first = waiters.withLock { _ in !stopped.exchange(true, ordering: .acquiringAndReleasing) }
+        guard first else { return }
         var one: UInt64 = 1
         _ = write(wake, &one, MemoryLayout<UInt64>.size)
     }
@@ -102,6 +104,16 @@ final class AnswerPoller: Sendable {
         let capacity = 64
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
         defer {
+            // Nothing should wait any more (the pool stops the poller after its calls ended);
+            // whatever still does is failed rather than left suspended for ever.
+            let left = waiters.withLock { waiters in
+                defer { waiters.removeAll() }
+                return Array(waiters.values)
+            }
+            for waiter in left {
+                waiter.connection.close()
+                resume(waiter, with: .failure(PostgresError.poolClosed))
+            }
             events.deallocate()
             close(epoll)
             close(wake)
@@ -144,7 +156,7 @@ final class AnswerPoller: Sendable {
             waiter.writing = progress.isWriting
             if !watch(socket, for: waiter) {
                 waiter.connection.close()
-                resume(waiter, with: .failure(PostgresError.poolClosed))
+                resume(waiter, with: .failure(PostgresError.unavailable("cannot wait for the database's answer")))
             }
         }
     }

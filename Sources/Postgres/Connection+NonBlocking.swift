@@ -48,22 +48,42 @@ extension Connection {
     /// connection is reusable only after `PQgetResult` answered NULL).
     func read() -> Progress {
         guard let handle = openHandle else { return .finished(.failure(PostgresError.unavailable("connection lost"))) }
-        guard PQconsumeInput(handle) == 1 else { return broken(handle) }
-        while PQisBusy(handle) == 0 {
-            guard let result = PQgetResult(handle) else {
-                return end(handle, arriving ?? .failure(PostgresError.unavailable("the database sent no answer")))
+        // Over TLS (or GSS encryption) a record can be larger than the room libpq reads into, and
+        // what the library already decrypted never makes the socket readable again: read until
+        // that cannot be (two more passes; each has at least 8 KiB of room for a 16 KiB record).
+        var passes = PQsslInUse(handle) != 0 || PQgssEncInUse(handle) != 0 ? 3 : 1
+        while passes > 0 {
+            passes -= 1
+            guard PQconsumeInput(handle) == 1 else { return broken(handle) }
+            while PQisBusy(handle) == 0 {
+                guard let result = PQgetResult(handle) else {
+                    return end(handle, arriving ?? .failure(PostgresError.unavailable("the database sent no answer")))
+                }
+                // COPY never ends on its own here (PQgetResult would answer COPY results for ever):
+                // a statement that starts one is refused and its link closed.
+                if Self.isCopy(PQresultStatus(result)) {
+                    PQclear(result)
+                    close()
+                    return finished(.failure(PostgresError.server(
+                        sqlState: SQLState(rawValue: "0A000"), message: "COPY is not supported on this path")))
+                }
+                if arriving == nil { arriving = Result { try collect(result, handle: handle) } }
+                PQclear(result)
+                // An error that means the link is gone closed it inside `collect`.
+                guard openHandle == handle else { return finished(arriving!) }
             }
-            if arriving == nil { arriving = Result { try collect(result, handle: handle) } }
-            PQclear(result)
-            // An error that means the link is gone closed it inside `collect`.
-            guard openHandle == handle else { return finished(arriving!) }
         }
         return .reading
     }
 
-    /// The call is over: blocking mode again, and the link kept only if it is idle.
+    private static func isCopy(_ status: ExecStatusType) -> Bool {
+        status == PGRES_COPY_IN || status == PGRES_COPY_OUT || status == PGRES_COPY_BOTH
+    }
+
+    /// The call is over: blocking mode again, and the link kept only if it is idle (checked
+    /// first, so that closing never waits on a flush in blocking mode).
     private func end(_ handle: OpaquePointer, _ answer: Result<PostgresResult, any Error>) -> Progress {
-        if PQsetnonblocking(handle, 0) != 0 || PQtransactionStatus(handle) != PQTRANS_IDLE { close() }
+        if PQtransactionStatus(handle) != PQTRANS_IDLE || PQsetnonblocking(handle, 0) != 0 { close() }
         return finished(answer)
     }
 

@@ -117,6 +117,11 @@ public final class ConnectionPool: Sendable {
         sweeper.withLock { $0 = task }
     }
 
+    /// A pool nobody closed still ends its answer thread (its calls ended with their tasks).
+    deinit {
+        poller.stop()
+    }
+
     /// Fails the calls and waits that are past their deadline.
     private func sweep(now: ContinuousClock.Instant) {
         for connection in connections { connection.watch.expireIfDue(now) }

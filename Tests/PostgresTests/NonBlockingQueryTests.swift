@@ -33,7 +33,7 @@ struct NonBlockingQueryTests {
 
     @Test("a large parameter is sent whole")
     func largeParameter() async throws {
-        try await Self.withPool(try await TestCluster.freshDatabase(), size: 1) { pool in
+        try await Self.withPool(try await TestCluster.freshDatabase(), size: 1, timeout: .seconds(60)) { pool in
             let sql = "SELECT length($1::text) AS length, md5($1::text) AS digest"
             _ = try await pool.query(sql, ["warm"])
             // Larger than a socket buffer: libpq's flush answers "more to write" at least once.
@@ -48,7 +48,7 @@ struct NonBlockingQueryTests {
 
     @Test("a server error is typed, and the connection goes on answering")
     func serverError() async throws {
-        try await Self.withPool(try await TestCluster.freshDatabase(), size: 1) { pool in
+        try await Self.withPool(try await TestCluster.freshDatabase(), size: 1, timeout: .seconds(60)) { pool in
             let sql = "SELECT 10 / $1::int AS quotient"
             #expect(try await pool.query(sql, [5]).single?.decode(Int.self, column: "quotient") == 2)
             let before = pool.nonBlockingCalls.load(ordering: .relaxed)
@@ -61,6 +61,18 @@ struct NonBlockingQueryTests {
             }
             #expect(try await pool.query(sql, [2]).single?.decode(Int.self, column: "quotient") == 5)
             #expect(pool.nonBlockingCalls.load(ordering: .relaxed) - before == 2)
+        }
+    }
+
+    @Test("COPY is refused (its link closed), and the pool goes on answering")
+    func copyRefused() async throws {
+        try await Self.withPool(try await TestCluster.freshDatabase(), size: 1, timeout: .seconds(60)) { pool in
+            let copy = "COPY (SELECT 1) TO STDOUT"
+            for _ in 0..<3 {
+                await #expect(throws: PostgresError.self) { try await pool.query(copy) }
+                let two = try await pool.query("SELECT 2 AS two").single?.decode(Int.self, column: "two")
+                #expect(two == 2)
+            }
         }
     }
 

@@ -52,15 +52,17 @@ public final class ChildProcess: Sendable {
     /// The exit status (128 + signal when killed), or nil if it has not exited within `timeout`.
     public func waitForExit(timeout: Duration) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while true {
+            // Checked once more after the deadline: a test process starved of CPU for longer than
+            // the timeout must not report a program that exited meanwhile as still running.
+            let late = ContinuousClock.now >= deadline
             var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
+            if waitpid(pid, &status, WNOHANG) == pid {
                 return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
             }
+            if late { return nil }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        return nil
     }
 
     /// Kills the program if it still runs (test clean-up).

@@ -1,6 +1,7 @@
 import Foundation
 import IssuerCore
 import Logging
+import NIOPosix
 import ServiceLifecycle
 import UnixSignals
 import Synchronization
@@ -124,17 +125,24 @@ struct KeyRingReloadService: Service {
                 group.addTask {
                     // SIGHUP: reload now (docs/reference.md, "Configuration").
                     for await _ in await UnixSignalsSequence(trapping: .sighup) {
-                        monitor.reload()
+                        await reloadOffTheEventLoops()
                     }
                 }
                 group.addTask {
                     while (try? await Task.sleep(for: interval)) != nil {
-                        monitor.reload()
+                        await reloadOffTheEventLoops()
                     }
                 }
                 await group.next()
                 group.cancelAll()
             }
         }
+    }
+
+    /// A reload reads files and may lock and sync the ring's state file: blocking work that must
+    /// not hold an event loop, which in `serve` also runs Swift's tasks (`ServerThreads`).
+    private func reloadOffTheEventLoops() async {
+        let monitor = monitor
+        _ = try? await NIOThreadPool.singleton.runIfActive { monitor.reload() }
     }
 }
