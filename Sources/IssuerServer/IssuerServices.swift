@@ -32,7 +32,7 @@ struct IssuerServices: Sendable {
         let ring: @Sendable () -> KeyRing = { keys.current.ring }
         let appleKeys = RemoteJWKSCache(
             url: configuration.appleJWKSURL, fetcher: dependencies.jwksFetcher, clock: clock,
-            logger: logger, onFetch: { metrics.recordJWKSFetch(provider: "apple", succeeded: $0) })
+            logger: logger, name: "apple", events: metrics)
         let verifier = IdentityTokenVerifier(provider: .apple, keys: appleKeys, clock: clock)
         let issuerURL = configuration.issuerURL.absoluteString
         let responder = TokenResponder(
@@ -83,7 +83,7 @@ struct IssuerServices: Sendable {
             let keys = RemoteJWKSCache(
                 source: settings.jwksURI?.absoluteString ?? "the jwks_uri of \(settings.issuer)",
                 locate: { try await endpoints.resolve().jwksURI }, fetcher: dependencies.jwksFetcher, clock: clock, logger: logger,
-                onFetch: { metrics.recordJWKSFetch(provider: settings.id, succeeded: $0) })
+                name: settings.id, events: metrics)
             let providerVerifier = IdentityTokenVerifier(provider: IdentityProvider(settings), keys: keys, clock: clock)
             providerExchanges.append(IdentityExchange(
                 verifier: providerVerifier, audiences: settings.nativeAudiences.isEmpty ? nil : Set(settings.nativeAudiences),
@@ -109,7 +109,6 @@ struct IssuerServices: Sendable {
         userInfo = UserInfoService(pool: dependencies.pool, verifier: accessTokens, ring: ring, clock: clock)
 
         let callbackURL = base + Route.appleCallback.path
-        let custody = appleCustody
         hostedSignIn = HostedSignIn(
             apple: configuration.appleServicesID.map { servicesID in
                 HostedSignIn.Apple(
@@ -119,12 +118,7 @@ struct IssuerServices: Sendable {
             providers: hostedProviders, transport: dependencies.appleTransport, issuer: issuerURL, clients: configuration.clients,
             sealer: AuthorizationStateSealer(secret: dependencies.serverSecret, clock: clock), verifier: verifier,
             store: signIns, clock: clock,
-            // docs/reference.md, "Apple token custody": Apple's one-time code from the form post, redeemed for Apple's refresh
-            // token (Apple wants the same redirect_uri back for a web code).
-            onAppleCode: { code, clientID, userID, logger in
-                await custody.custody(
-                    authorizationCode: code, clientID: clientID, userID: userID, redirectURI: callbackURL, logger: logger)
-            }, events: metrics)
+            custody: appleCustody, events: metrics)
         authorizationCode = AuthorizationCodeGrant(
             store: AuthorizationCodeStore(pool: dependencies.pool), clients: configuration.clients, responder: responder, clock: clock,
             refreshTokenTTL: configuration.refreshTokenTTL)
@@ -141,7 +135,7 @@ struct IssuerServices: Sendable {
         let keys = RemoteJWKSCache(
             url: first.riscJWKSURI ?? ProviderSettings.Google.riscJWKSURI, fetcher: dependencies.jwksFetcher,
             clock: dependencies.clock, logger: dependencies.logger,
-            onFetch: { metrics.recordJWKSFetch(provider: "google_risc", succeeded: $0) })
+            name: "google_risc", events: metrics)
         return GoogleRISC(
             verifier: IdentityTokenVerifier(provider: GoogleRISC.identityProvider, keys: keys, clock: dependencies.clock),
             providers: google.map(GoogleRISC.Provider.init), pool: dependencies.pool, clock: dependencies.clock,

@@ -95,6 +95,9 @@ struct ProviderExchangeTests {
             #expect(first.json["id_token"] != nil && first.json["refresh_token"] != nil)
             #expect(Self.signIns(fixture, provider: "google", flow: "native", outcome: "success") == 2)
             #expect(Self.signIns(fixture, provider: "apple", flow: "native", outcome: "success") == 1)
+            // Each provider's keys were fetched once (then cached), and counted under its name.
+            #expect(Self.metric(fixture, "issuer_jwks_fetches_total", [#"provider="google""#]) == 1)
+            #expect(Self.metric(fixture, "issuer_jwks_fetches_total", [#"provider="apple""#]) == 1)
         }
     }
 

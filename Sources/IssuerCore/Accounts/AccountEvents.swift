@@ -1,4 +1,4 @@
-/// Where account and Apple-custody events are counted (docs/reference.md, "Operations" `/metrics`, docs/reference.md, "Apple token custody", "Apple notifications" and "Google's account-protection events"). The
+/// Where account, Apple-custody and remote-key events are counted (docs/reference.md, "Operations" `/metrics`, docs/reference.md, "Apple token custody", "Apple notifications" and "Google's account-protection events"). The
 /// server's metrics implement it; the core only reports.
 public protocol AccountEvents: Sendable {
     /// An account was deleted; `reason` is `AccountDeletion.Reason.rawValue`.
@@ -27,6 +27,9 @@ public protocol AccountEvents: Sendable {
     func identityLinked(provider: String, by: String)
     /// An identity was unlinked by its user.
     func identityUnlinked(provider: String)
+    /// A provider's key set was fetched (`RemoteJWKSCache`); `keys` names whose (`apple`, a
+    /// provider id, `google_risc`).
+    func keysFetched(keys: String, succeeded: Bool)
 }
 
 /// Counts nothing: for tools and tests that do not expose metrics.
@@ -53,4 +56,6 @@ public struct UncountedAccountEvents: AccountEvents {
     public func identityLinked(provider: String, by: String) {}
     /// Not counted.
     public func identityUnlinked(provider: String) {}
+    /// Not counted.
+    public func keysFetched(keys: String, succeeded: Bool) {}
 }

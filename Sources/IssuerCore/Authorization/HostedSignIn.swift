@@ -43,10 +43,6 @@ public struct HostedSignIn: Sendable {
         }
     }
 
-    /// What the callback hands to whoever keeps Apple's tokens (docs/reference.md, "Apple token custody"): Apple's one-time
-    /// authorization code, the `client_id` it was issued to (the Services ID) and our user.
-    public typealias AppleCodeHandler = @Sendable (_ code: String, _ clientID: String, _ userID: UUID, _ logger: Logger) async -> Void
-
     private let apple: Apple?
     /// The other providers that serve the hosted flow, in the providers file's order.
     private let providers: [HostedProvider]
@@ -59,7 +55,9 @@ public struct HostedSignIn: Sendable {
     private let verifier: IdentityTokenVerifier
     private let store: SignInStore
     private let clock: any WallClock
-    private let onAppleCode: AppleCodeHandler?
+    /// Where Apple's one-time code from the form post goes (docs/reference.md, "Apple token
+    /// custody"), as the native exchange hands it over; nil ignores it.
+    private let custody: AppleTokenCustody?
     private let events: any AccountEvents
 
     /// - Parameters:
@@ -70,7 +68,7 @@ public struct HostedSignIn: Sendable {
     public init(
         apple: Apple?, providers: [HostedProvider] = [], transport: (any AppleHTTPTransport)? = nil, issuer: String,
         clients: ClientRegistry, sealer: AuthorizationStateSealer, verifier: IdentityTokenVerifier, store: SignInStore,
-        clock: any WallClock, onAppleCode: AppleCodeHandler? = nil, events: any AccountEvents = UncountedAccountEvents()
+        clock: any WallClock, custody: AppleTokenCustody? = nil, events: any AccountEvents = UncountedAccountEvents()
     ) {
         self.events = events
         self.apple = apple
@@ -82,7 +80,7 @@ public struct HostedSignIn: Sendable {
         self.verifier = verifier
         self.store = store
         self.clock = clock
-        self.onAppleCode = onAppleCode
+        self.custody = custody
     }
 
     static let notConfigured = Outcome.page(
@@ -195,8 +193,11 @@ public struct HostedSignIn: Sendable {
             // Apple's code is bounded as the native exchange bounds it; an odd one is not worth a
             // failed sign-in, only not worth sending to Apple.
             if let appleCode = form["code"], appleCode.utf8.count <= AppleTokenCustody.maximumCodeLength,
-               !appleCode.containsControlCharacters, let onAppleCode {
-                await onAppleCode(appleCode, apple.servicesID, userID, logger)
+               !appleCode.containsControlCharacters, let custody {
+                // Issued to the Services ID; Apple wants the same redirect_uri back for a web code.
+                await custody.custody(
+                    authorizationCode: appleCode, clientID: apple.servicesID, userID: userID, redirectURI: apple.callbackURL,
+                    logger: logger)
             }
         }
     }

@@ -24,20 +24,23 @@ public actor RemoteJWKSCache {
     private let policy: RemoteJWKSPolicy
     private let clock: any WallClock
     private let logger: Logger
-    private let onFetch: @Sendable (_ succeeded: Bool) -> Void
+    /// Whose keys these are, in the events (`AccountEvents.keysFetched`).
+    private let name: String
+    private let events: any AccountEvents
 
     private var snapshot: Snapshot?
     private var lastFetchStarted: Date?
     private var inFlight: Task<Snapshot, any Error>?
 
-    /// - Parameter onFetch: told of every fetch and whether it succeeded (for metrics).
+    /// - Parameters:
+    ///   - name: whose keys these are, as `events` are told of every fetch (for metrics).
     public init(
         url: URL, fetcher: any JWKSFetcher, policy: RemoteJWKSPolicy = RemoteJWKSPolicy(), clock: any WallClock,
-        logger: Logger = Logger(label: "issuer.jwks"), onFetch: @escaping @Sendable (_ succeeded: Bool) -> Void = { _ in }
+        logger: Logger = Logger(label: "issuer.jwks"), name: String = "", events: any AccountEvents = UncountedAccountEvents()
     ) {
         self.init(
             source: url.absoluteString, locate: { url }, fetcher: fetcher, policy: policy, clock: clock, logger: logger,
-            onFetch: onFetch)
+            name: name, events: events)
     }
 
     /// A set whose URL is found when first needed (`locate`, e.g. a discovery document's
@@ -45,7 +48,7 @@ public actor RemoteJWKSCache {
     public init(
         source: String, locate: @escaping @Sendable () async throws -> URL, fetcher: any JWKSFetcher,
         policy: RemoteJWKSPolicy = RemoteJWKSPolicy(), clock: any WallClock, logger: Logger = Logger(label: "issuer.jwks"),
-        onFetch: @escaping @Sendable (_ succeeded: Bool) -> Void = { _ in }
+        name: String = "", events: any AccountEvents = UncountedAccountEvents()
     ) {
         self.source = source
         self.locate = locate
@@ -53,7 +56,8 @@ public actor RemoteJWKSCache {
         self.policy = policy
         self.clock = clock
         self.logger = logger
-        self.onFetch = onFetch
+        self.name = name
+        self.events = events
     }
 
     /// The verification key with this `kid` (RFC 7515 §4.1.4).
@@ -107,11 +111,11 @@ public actor RemoteJWKSCache {
             let keys = try JWKS.verificationKeys(fromJSON: document.body)
             guard !keys.isEmpty else { throw RemoteJWKSError.unavailable("the key set has no usable RS256 or ES256 key") }
             let now = clock.now
-            onFetch(true)
+            events.keysFetched(keys: name, succeeded: true)
             logger.debug("fetched JWKS", metadata: ["url": "\(url.absoluteString)", "keys": "\(keys.count)"])
             return Snapshot(keys: keys, fetchedAt: now, freshUntil: now.addingTimeInterval(policy.lifetime(maxAge: document.maxAge).timeInterval))
         } catch {
-            onFetch(false)
+            events.keysFetched(keys: name, succeeded: false)
             logger.warning("JWKS fetch failed", metadata: ["url": "\(source)", "error": "\(error)"])
             throw error
         }
