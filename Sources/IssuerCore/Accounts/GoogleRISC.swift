@@ -199,11 +199,11 @@ public struct GoogleRISC: Sendable {
         case .sessionsRevoked, .tokensRevoked:
             // Google ended the user's sessions (or the tokens of its sign-ins here): every session
             // begun by the event ends; a sign-in after it is a new one.
-            try SessionRevocation.revoke(
+            try SessionRevocationStore.revoke(
                 userID: userID, begunBy: set.latestEventTime, reason: "google \(event.kind.name)", on: connection, at: now)
         case .accountDisabled:
             if event.reason == "hijacking" {
-                try SessionRevocation.revoke(
+                try SessionRevocationStore.revoke(
                     userID: userID, begunBy: set.latestEventTime, reason: "google account-disabled (hijacking)", on: connection, at: now)
             }
             try IdentityStatusStore.disable(provider: provider, subject: subject, reason: event.reason, at: set.issuedAt, on: connection)
@@ -216,7 +216,7 @@ public struct GoogleRISC: Sendable {
             // No identity left: nobody can sign in as this user again, so it goes as account
             // deletion deletes it. Any Apple token is queued for revocation (a user with no Apple
             // identity holds none), sent by the background worker.
-            let deleted = try AccountDeletion.delete(
+            let deleted = try AccountDeletionStore.delete(
                 userID: userID, sessionID: nil, reason: .googleAccountPurged, revokeAtApple: true, on: connection, now: now)
             return deleted == nil ? nil : userID
         case .verification, .unknown:

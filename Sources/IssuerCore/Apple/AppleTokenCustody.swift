@@ -99,8 +99,8 @@ public struct AppleTokenCustody: Sendable {
         }
     }
 
-    /// One worker pass: drops expired codes, then claims the due ones one at a time
-    /// (`FOR UPDATE SKIP LOCKED`) and tries each once. Answers how many were tried.
+    /// One worker pass: drops expired codes, then claims the due ones one at a time (each claim
+    /// skips rows another process holds) and tries each once. Answers how many were tried.
     @discardableResult
     public func retryPending(timeout: Duration = .seconds(5), logger: Logger) async throws -> Int {
         guard let api else { return 0 }
