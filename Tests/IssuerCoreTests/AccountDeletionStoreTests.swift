@@ -10,14 +10,22 @@ import TestSupport
 struct AccountDeletionStoreTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
+    /// A user signed in with Apple (`subject`) for whom an Apple token per client is held (sealed `[7]`).
+    static func signInHoldingAppleTokens(pool: ConnectionPool, subject: String, clients: [String], now: Date) async throws -> SignIn {
+        let signIn = try await SignInStore(pool: pool, clock: ManualClock(now), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
+            .signIn(SignInStoreTests.request(subject: subject))
+        let custody = AppleCustodyStore(pool: pool, provider: "apple")
+        for client in clients {
+            #expect(try await custody.keep(sealed: [7], userID: signIn.user.id, clientID: client, appleSubject: subject, now: now) == .kept)
+        }
+        return signIn
+    }
+
     @Test("deletes only with a live session of the user, queues its Apple tokens, and keeps the audit record")
     func deletesWithLiveSession() async throws {
         let pool = try await SignInStoreTests.migratedPool(size: 2)
-        let signIn = try await SignInStore(pool: pool, clock: ManualClock(now), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
-            .signIn(SignInStoreTests.request(subject: "deleted.sub"))
+        let signIn = try await Self.signInHoldingAppleTokens(pool: pool, subject: "deleted.sub", clients: ["com.example.app"], now: now)
         let userID = signIn.user.id
-        #expect(try await AppleCustodyStore(pool: pool, provider: "apple")
-            .keep(sealed: [7], userID: userID, clientID: "com.example.app", appleSubject: "deleted.sub", now: now) == .kept)
         let apple = try #require(try await AppleAccountStateStore(pool: pool).state(userID: userID))
         #expect(apple.heldTokens.map(\.clientID) == ["com.example.app"] && apple.heldTokens.first?.since == now)
         #expect(apple.pendingCodes == 0 && apple.emailForwarding == nil)
@@ -46,10 +54,7 @@ struct AccountDeletionStoreTests {
     @Test("without revoking at Apple, the user's Apple tokens go with it and nothing is queued")
     func deleteWithoutRevoking() async throws {
         let pool = try await SignInStoreTests.migratedPool(size: 2)
-        let signIn = try await SignInStore(pool: pool, clock: ManualClock(now), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
-            .signIn(SignInStoreTests.request(subject: "apple.deleted.sub"))
-        _ = try await AppleCustodyStore(pool: pool, provider: "apple")
-            .keep(sealed: [7], userID: signIn.user.id, clientID: "com.example.app", appleSubject: "apple.deleted.sub", now: now)
+        let signIn = try await Self.signInHoldingAppleTokens(pool: pool, subject: "apple.deleted.sub", clients: ["com.example.app"], now: now)
         let claimed = try await pool.transaction { connection in
             try AccountDeletionStore.delete(
                 userID: signIn.user.id, sessionID: nil, reason: .appleAccountDeleted, revokeAtApple: false, on: connection, now: now)

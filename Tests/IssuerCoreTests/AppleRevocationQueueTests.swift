@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 @testable import IssuerCore
 import Logging
@@ -11,34 +10,12 @@ import TestSupport
 /// statements are tested against PostgreSQL in `AppleRevocationStoreTests`.
 @Suite("Apple revocation queue")
 struct AppleRevocationQueueTests {
-    /// Answers every form post with one status and body, and counts the posts.
-    final class FakeRevokeEndpoint: FormPoster {
-        let status: Int
-        let body: String
-        private let posts = Mutex(0)
-
-        init(status: Int, body: String = "") {
-            self.status = status
-            self.body = body
-        }
-
-        var count: Int { posts.withLock { $0 } }
-
-        func postForm(to url: URL, fields: [(String, String)], headers: [(String, String)], timeout: Duration) async throws -> FormPostAnswer {
-            posts.withLock { $0 += 1 }
-            return FormPostAnswer(status: status, body: Data(body.utf8))
-        }
-    }
-
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     let vault = AppleTokenVault(secret: ServerSecret(bytes: [UInt8](repeating: 3, count: 32)))
     let logger = Logger(label: "test")
 
-    func api(_ endpoint: FakeRevokeEndpoint) -> AppleTokenAPI {
-        AppleTokenAPI(
-            transport: endpoint,
-            secret: AppleClientSecret(teamID: "TEAM", keyID: "KEY", key: AppleSigningKey(P256.Signing.PrivateKey()), clock: clock),
-            tokenURL: URL(string: "https://apple.test/auth/token")!, revokeURL: URL(string: "https://apple.test/auth/revoke")!)
+    func api(_ endpoints: FakeAppleEndpoints) -> AppleTokenAPI {
+        endpoints.api(clock: clock)
     }
 
     func claimed(attempts: Int) throws -> AppleRevocationQueue.Claimed {
@@ -62,7 +39,7 @@ struct AppleRevocationQueueTests {
             let item = try claimed(attempts: 1)
             let store = FakeAppleRevocationStore(due: [item])
             let events = RecordingAccountEvents()
-            let queue = AppleRevocationQueue(store: store, vault: vault, api: api(FakeRevokeEndpoint(status: status, body: body)), clock: clock, events: events)
+            let queue = AppleRevocationQueue(store: store, vault: vault, api: api(FakeAppleEndpoints(revoke: .init(status: status, body: body))), clock: clock, events: events)
             #expect(try await queue.retryDue(logger: logger) == 1)
             #expect(store.writes == [.finished(id: item.id, outcome: outcome)])
             #expect(events.events == ["apple_revocation:\(outcome)"])
@@ -74,7 +51,7 @@ struct AppleRevocationQueueTests {
         let item = try claimed(attempts: 3)
         let store = FakeAppleRevocationStore(due: [item])
         let events = RecordingAccountEvents()
-        let queue = AppleRevocationQueue(store: store, vault: vault, api: api(FakeRevokeEndpoint(status: 503)), clock: clock, events: events)
+        let queue = AppleRevocationQueue(store: store, vault: vault, api: api(FakeAppleEndpoints(revoke: .init(status: 503))), clock: clock, events: events)
         try await queue.retryDue(logger: logger)
         #expect(store.writes == [.rescheduled(id: item.id, next: clock.now.addingTimeInterval(120), error: "HTTP 503")])
         #expect(events.events == ["apple_revocation:failed"])
@@ -86,10 +63,10 @@ struct AppleRevocationQueueTests {
         item.sealed = try AppleTokenVault(secret: ServerSecret(bytes: [UInt8](repeating: 4, count: 32)))
             .seal("apple-refresh", kind: .refreshToken, userID: item.userID)
         let store = FakeAppleRevocationStore(due: [item])
-        let endpoint = FakeRevokeEndpoint(status: 200)
+        let endpoint = FakeAppleEndpoints()
         let queue = AppleRevocationQueue(store: store, vault: vault, api: api(endpoint), clock: clock, events: RecordingAccountEvents())
         try await queue.retryDue(logger: logger)
-        #expect(endpoint.count == 0)
+        #expect(endpoint.posts(to: "/auth/revoke") == 0)
         guard case .rescheduled(let id, _, let error) = store.writes.first else {
             Issue.record("expected a rescheduled row, got \(store.writes)")
             return
@@ -110,18 +87,18 @@ struct AppleRevocationQueueTests {
     func unheldTokenIsSent() async throws {
         let userID = UUID()
         let store = FakeAppleRevocationStore()
-        let endpoint = FakeRevokeEndpoint(status: 200)
+        let endpoint = FakeAppleEndpoints()
         let queue = AppleRevocationQueue(store: store, vault: vault, api: api(endpoint), clock: clock, events: RecordingAccountEvents())
         await queue.revokeUnheld(refreshToken: "t", clientID: "com.example.app", userID: userID, timeout: .seconds(1), logger: logger)
         #expect(store.writes.first == .queued(userID: userID, clientID: "com.example.app"))
-        #expect(store.writes.count == 2 && endpoint.count == 1)
+        #expect(store.writes.count == 2 && endpoint.posts(to: "/auth/revoke") == 1)
 
         let failing = FakeAppleRevocationStore(queuingFails: true)
-        let direct = FakeRevokeEndpoint(status: 200)
+        let direct = FakeAppleEndpoints()
         let events = RecordingAccountEvents()
         let fallback = AppleRevocationQueue(store: failing, vault: vault, api: api(direct), clock: clock, events: events)
         await fallback.revokeUnheld(refreshToken: "t", clientID: "com.example.app", userID: userID, timeout: .seconds(1), logger: logger)
-        #expect(direct.count == 1)
+        #expect(direct.posts(to: "/auth/revoke") == 1)
         #expect(failing.writes.isEmpty)
         #expect(events.events == ["apple_revocation:revoked"])
     }

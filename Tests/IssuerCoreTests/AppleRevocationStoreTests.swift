@@ -61,17 +61,13 @@ struct AppleRevocationStoreTests {
     @Test("enqueue moves every Apple token the user holds, already claimed, inside the caller's transaction")
     func enqueueInTransaction() async throws {
         let pool = try await SignInStoreTests.migratedPool(size: 2)
-        let signIn = try await SignInStore(pool: pool, clock: ManualClock(now), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
-            .signIn(SignInStoreTests.request(subject: "queued.sub"))
-        let custody = AppleCustodyStore(pool: pool, provider: "apple")
-        for client in ["com.example.app", "com.example.web"] {
-            #expect(try await custody.keep(sealed: [9], userID: signIn.user.id, clientID: client, appleSubject: "queued.sub", now: now) == .kept)
-        }
+        let signIn = try await AccountDeletionStoreTests.signInHoldingAppleTokens(
+            pool: pool, subject: "queued.sub", clients: ["com.example.app", "com.example.web"], now: now)
         let claimed = try await pool.transaction { connection in
             try AppleRevocationStore.enqueue(userID: signIn.user.id, on: connection, now: now, leaseEnd: now + 60)
         }
         #expect(Set(claimed.map(\.clientID)) == ["com.example.app", "com.example.web"])
-        #expect(claimed.allSatisfy { $0.userID == signIn.user.id && $0.sealed == [9] && $0.attempts == 1 })
+        #expect(claimed.allSatisfy { $0.userID == signIn.user.id && $0.sealed == [7] && $0.attempts == 1 })
         let store = AppleRevocationStore(pool: pool)
         #expect(try await store.depth() == 2)
         #expect(try await store.claimDue(now: now + 59, leaseEnd: now + 120, limit: 20).isEmpty)
