@@ -2,7 +2,7 @@ import Foundation
 import Postgres
 
 /// What the janitor deletes: each kind of row that outlives its use.
-public enum ExpiredRows: Sendable, CaseIterable {
+enum ExpiredRows: Sendable, CaseIterable {
     /// Refresh tokens past their own expiry.
     case refreshTokens
     /// Sessions past their maximum age, with whatever tokens remain (ON DELETE CASCADE).
@@ -12,7 +12,7 @@ public enum ExpiredRows: Sendable, CaseIterable {
 }
 
 /// The janitor's one statement: deletes one batch of expired rows.
-public protocol SessionJanitorStoring: Sendable {
+protocol SessionJanitorStoring: Sendable {
     /// Deletes at most `limit` rows of `rows` that expired before `cutoff`; answers how many.
     func deleteExpired(_ rows: ExpiredRows, before cutoff: Date, limit: Int) async throws -> Int
 }
