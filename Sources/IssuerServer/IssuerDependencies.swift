@@ -25,9 +25,10 @@ public struct IssuerDependencies: Sendable {
     /// docs/reference.md, "Faults and bad input": how long a connection may take to deliver a complete request (30 s); tests
     /// shorten it.
     public var requestReadTimeout: TimeAmount = RequestReadTimeoutHandler.defaultLimit
-    /// How Apple's token and revoke endpoints are reached (docs/reference.md, "Account deletion"): over HTTP under docs/reference.md, "Faults and bad input"
-    /// rules (`HTTPAppleTransport`), through the configured proxy (docs/reference.md, "Outbound proxy"), unless a test replaces it.
-    public var appleTransport: any AppleHTTPTransport
+    /// How forms reach Apple's token and revoke endpoints (docs/reference.md, "Account deletion") and providers' token
+    /// endpoints: over HTTP under docs/reference.md, "Faults and bad input"
+    /// rules (`HTTPFormPoster`), through the configured proxy (docs/reference.md, "Outbound proxy"), unless a test replaces it.
+    public var formPoster: any FormPoster
     /// The build `issuer_build_info` names (docs/operations.md, "Reading the metrics"); `issuer serve` sets it.
     public var buildInfo: BuildInfo = .unknown
     /// How often the background worker retries Apple code redemptions and revocations; tests shorten it.
@@ -47,6 +48,6 @@ public struct IssuerDependencies: Sendable {
         self.metrics = metrics
         self.clock = clock
         self.jwksFetcher = jwksFetcher ?? HTTPJWKSFetcher(fetch: RemoteFetch(proxy: configuration.outboundProxy))
-        self.appleTransport = HTTPAppleTransport(proxy: configuration.outboundProxy)
+        self.formPoster = HTTPFormPoster(proxy: configuration.outboundProxy)
     }
 }

@@ -40,7 +40,7 @@ struct IssuerServices: Sendable {
                 issuer: issuerURL, audience: configuration.audience,
                 accessTokenTTL: configuration.accessTokenTTL, idTokenTTL: configuration.idTokenTTL, clock: clock),
             ring: ring)
-        let sessions = SessionRevocation(pool: dependencies.pool)
+        let sessions = SessionRevocationStore(pool: dependencies.pool)
         let accessTokens = AccessTokenVerifier(issuer: issuerURL, audience: configuration.audience, clock: clock)
         let vault = AppleTokenVault(secret: dependencies.serverSecret)
         let appleAPI = Self.appleAPI(dependencies)
@@ -115,7 +115,7 @@ struct IssuerServices: Sendable {
                     servicesID: servicesID, authorizeURL: configuration.appleAuthorizeURL.absoluteString,
                     callbackURL: callbackURL)
             },
-            providers: hostedProviders, transport: dependencies.appleTransport, issuer: issuerURL, clients: configuration.clients,
+            providers: hostedProviders, transport: dependencies.formPoster, issuer: issuerURL, clients: configuration.clients,
             sealer: AuthorizationStateSealer(secret: dependencies.serverSecret, clock: clock), verifier: verifier,
             store: signIns, clock: clock,
             custody: appleCustody, events: metrics)
@@ -148,7 +148,7 @@ struct IssuerServices: Sendable {
         let configuration = dependencies.configuration
         return configuration.appleCredentials.map {
             AppleTokenAPI(
-                credentials: $0, transport: dependencies.appleTransport,
+                credentials: $0, transport: dependencies.formPoster,
                 tokenURL: configuration.appleTokenURL, revokeURL: configuration.appleRevokeURL,
                 migrationURL: configuration.appleMigrationURL, clock: dependencies.clock)
         }

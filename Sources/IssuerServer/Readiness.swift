@@ -61,11 +61,9 @@ public struct Readiness: Sendable {
 }
 
 extension Readiness.Check {
-    /// The database answers a trivial query. The pool fails fast while the server is down, and
-    /// gives up at its deadline when the server is silent (docs/reference.md, "Faults and bad input"), so this never hangs.
+    /// The database answers (`ReadinessStore`).
     public static func database(_ pool: ConnectionPool) -> Readiness.Check {
-        Readiness.Check(name: "database") {
-            (try? await pool.query("SELECT 1")) != nil
-        }
+        let store = ReadinessStore(pool: pool)
+        return Readiness.Check(name: "database") { await store.databaseAnswers() }
     }
 }

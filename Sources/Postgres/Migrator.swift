@@ -61,7 +61,7 @@ public struct Migrator: Sendable {
             let rows = try connection.query("SELECT version, checksum, applied_at FROM schema_migrations").rows
             var applied: [Int: (String, Date)] = [:]
             for row in rows {
-                applied[try row.decode(at: 0)] = (try row.decode(at: 1), try row.decode(at: 2))
+                applied[try row.decode(column: "version")] = (try row.decode(column: "checksum"), try row.decode(column: "applied_at"))
             }
             try Self.verify(migrations, against: applied.mapValues(\.0))
             return migrations.map { Status(migration: $0, appliedAt: applied[$0.version]?.1) }
@@ -92,7 +92,7 @@ public struct Migrator: Sendable {
     private static func appliedChecksums(_ connection: Connection) throws -> [Int: String] {
         var applied: [Int: String] = [:]
         for row in try connection.query("SELECT version, checksum FROM schema_migrations").rows {
-            applied[try row.decode(at: 0)] = try row.decode(at: 1)
+            applied[try row.decode(column: "version")] = try row.decode(column: "checksum")
         }
         return applied
     }

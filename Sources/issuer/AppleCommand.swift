@@ -25,7 +25,7 @@ struct AppleRevocationsCommand: AsyncParsableCommand {
     func run() async throws {
         try await AdminCommand.withDatabase(database) { pool, _ in
             // Listing needs neither the secret nor Apple: no vault opens anything here.
-            let entries = try await AppleRevocationQueue.list(pool: pool, limit: limit)
+            let entries = try await AppleRevocationStore(pool: pool).list(limit: limit)
             if output.isJSON {
                 JSONValue.object(["revocations": .array(entries.map(\.json))]).print()
                 return

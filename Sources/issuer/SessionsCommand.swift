@@ -24,7 +24,7 @@ struct SessionsListCommand: AsyncParsableCommand {
     func run() async throws {
         let userID = try AdminCommand.uuid(user, "user")
         try await AdminCommand.withDatabase(database) { pool, _ in
-            let directory = SessionDirectory(pool: pool)
+            let directory = SessionDirectoryStore(pool: pool)
             guard try await directory.user(id: userID) != nil else { throw CommandFailure.notFound("no user \(user)") }
             let sessions = try await directory.sessions(userID: userID)
             let now = Date()
@@ -71,7 +71,7 @@ struct SessionsRevokeCommand: AsyncParsableCommand {
         let userID = try user.map { try AdminCommand.uuid($0, "user") }
         let sessionID = try session.map { try AdminCommand.uuid($0, "session") }
         try await AdminCommand.withDatabase(database) { pool, _ in
-            let revocation = SessionRevocation(pool: pool)
+            let revocation = SessionRevocationStore(pool: pool)
             if let userID {
                 let count = try await revocation.revokeAll(userID: userID, reason: "revoked by operator", at: Date())
                 AdminCommand.show("Revoked \(count) session(s) of \(user!).")

@@ -45,7 +45,7 @@ struct UsersDeleteCommand: AsyncParsableCommand {
                 events: UncountedAccountEvents())
             let deletion = AccountDeletion(pool: pool, clock: clock, revocations: queue, events: UncountedAccountEvents())
             guard let outcome = try await deletion.delete(userID: userID, reason: .operatorRequest, logger: logger) else {
-                if let deleted = try await AppleAccountState.deletion(userID: userID, pool: pool) {
+                if let deleted = try await AccountDeletionStore(pool: pool).deletion(userID: userID) {
                     AdminCommand.show("User \(sub) was already deleted \(AdminCommand.format(deleted.at)) (\(deleted.reason)).")
                     return
                 }

@@ -30,7 +30,7 @@ struct UsersFindCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await AdminCommand.withDatabase(database) { pool, _ in
-            let users = try await SessionDirectory(pool: pool).find(email: email, provider: provider, subject: subject)
+            let users = try await SessionDirectoryStore(pool: pool).find(email: email, provider: provider, subject: subject)
             guard !users.isEmpty else { throw CommandFailure.notFound("no user matches") }
             if output.isJSON {
                 JSONValue.object(["users": .array(users.map(Self.json))]).print()
@@ -43,7 +43,7 @@ struct UsersFindCommand: AsyncParsableCommand {
         }
     }
 
-    static func json(_ details: SessionDirectory.UserDetails) -> JSONValue {
+    static func json(_ details: SessionDirectoryStore.UserDetails) -> JSONValue {
         .object([
             "sub": .string(details.user.subject), "email": .string(details.user.email), "created_at": .date(details.createdAt),
             "identities": .array(details.identities.map {

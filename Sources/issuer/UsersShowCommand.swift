@@ -18,9 +18,9 @@ struct UsersShowCommand: AsyncParsableCommand {
     func run() async throws {
         let userID = try AdminCommand.uuid(sub, "user")
         try await AdminCommand.withDatabase(database) { pool, _ in
-            let directory = SessionDirectory(pool: pool)
+            let directory = SessionDirectoryStore(pool: pool)
             guard let details = try await directory.user(id: userID) else { throw CommandFailure.notFound("no user \(sub)") }
-            let apple = try await AppleAccountState.load(userID: userID, pool: pool)
+            let apple = try await AppleAccountStateStore(pool: pool).state(userID: userID)
             let sessions = try await directory.sessions(userID: userID)
             if output.isJSON {
                 Self.json(details, apple: apple, sessions: sessions, now: Date()).print()
@@ -31,7 +31,7 @@ struct UsersShowCommand: AsyncParsableCommand {
     }
 
     /// The `--output json` document (docs/cli.md); `apple` is null for a user Apple never signed in.
-    static func json(_ details: SessionDirectory.UserDetails, apple: AppleAccountState?, sessions: [SessionDirectory.SessionSummary], now: Date) -> JSONValue {
+    static func json(_ details: SessionDirectoryStore.UserDetails, apple: AppleAccountState?, sessions: [SessionDirectoryStore.SessionSummary], now: Date) -> JSONValue {
         let user = details.user
         return .object([
             "sub": .string(user.subject), "created_at": .date(details.createdAt), "name": .string(user.name),
@@ -57,7 +57,7 @@ struct UsersShowCommand: AsyncParsableCommand {
         ])
     }
 
-    private static func showText(_ details: SessionDirectory.UserDetails, apple: AppleAccountState?, sessions: [SessionDirectory.SessionSummary]) {
+    private static func showText(_ details: SessionDirectoryStore.UserDetails, apple: AppleAccountState?, sessions: [SessionDirectoryStore.SessionSummary]) {
         let user = details.user
         AdminCommand.show("User \(user.subject)")
         AdminCommand.show("  created        \(AdminCommand.format(details.createdAt))")

@@ -126,7 +126,7 @@ struct RefreshRotationStoreTests {
         #expect(try await sessionRow()?.values == before?.values)
         let userID: UUID = try #require(try await pool.query("SELECT user_id FROM sessions WHERE id = $1", [record.sessionID])
             .single?.decode(at: 0))
-        let summary = try #require(try await SessionDirectory(pool: pool).sessions(userID: userID).first)
+        let summary = try #require(try await SessionDirectoryStore(pool: pool).sessions(userID: userID).first)
         #expect(summary.lastUsedAt == later)
         #expect(summary.generation == 1)
     }

@@ -65,7 +65,7 @@ struct AdminCommandTests {
             let identity = ExternalIdentity(provider: "apple", subject: "001.json", audience: "com.example.app", email: "json@example.com", emailVerified: true)
             let first = try await store.signIn(SignInRequest(identity: identity, givenName: "Ada", clientID: "clanboards-mobile", scopes: ["openid"], userAgent: "App/1\u{1b}[31m", clientIP: "198.51.100.7"))
             let second = try await store.signIn(SignInRequest(identity: identity, clientID: "clanboards-mobile", scopes: ["openid"]))
-            _ = try await SessionRevocation(pool: pool).revoke(sessionID: second.sessionID, reason: "test", at: Date())
+            _ = try await SessionRevocationStore(pool: pool).revoke(sessionID: second.sessionID, reason: "test", at: Date())
             let sub = first.user.subject
 
             let list = try await IssuerInvocation.run(["sessions", "list", "--user", sub, "--output", "json"], in: directory, environment: ["ISSUER_DATABASE_URL": database])

@@ -60,8 +60,8 @@ struct GoogleRISCEndpointTests {
     }
 
     /// The identity as `issuer users show` reads it.
-    static func identity(_ fixture: IssuerTestFixture, _ userID: UUID) async throws -> SessionDirectory.IdentitySummary? {
-        try await SessionDirectory(pool: fixture.pool).user(id: userID)?.identities.first { $0.provider == "google" }
+    static func identity(_ fixture: IssuerTestFixture, _ userID: UUID) async throws -> SessionDirectoryStore.IdentitySummary? {
+        try await SessionDirectoryStore(pool: fixture.pool).user(id: userID)?.identities.first { $0.provider == "google" }
     }
 
     static func metric(_ fixture: IssuerTestFixture, _ type: String) -> Double? {

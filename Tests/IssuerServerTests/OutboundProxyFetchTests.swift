@@ -79,7 +79,7 @@ struct OutboundProxyFetchTests {
             serverSecret: ServerSecret(bytes: Array(repeating: 1, count: 32)), clock: SystemClock())
         await pool.close()
         #expect((dependencies.jwksFetcher as? HTTPJWKSFetcher)?.fetch.proxy == configuration.outboundProxy)
-        #expect((dependencies.appleTransport as? HTTPAppleTransport)?.proxy == configuration.outboundProxy)
+        #expect((dependencies.formPoster as? HTTPFormPoster)?.proxy == configuration.outboundProxy)
         #expect(configuration.outboundProxy != .direct)
     }
 

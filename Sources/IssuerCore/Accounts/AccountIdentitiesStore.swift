@@ -76,7 +76,8 @@ struct AccountIdentitiesStore: Sendable {
             guard providers.count > 1 else { return .lastIdentity }
             try connection.query("DELETE FROM identities WHERE user_id = $1 AND provider = $2", [userID, provider])
             guard provider == appleProvider else { return .unlinked(claimed: []) }
-            let claimed = try AppleRevocationQueue.enqueue(userID: userID, on: connection, now: now)
+            let claimed = try AppleRevocationStore.enqueue(
+                userID: userID, on: connection, now: now, leaseEnd: now.addingTimeInterval(AppleRevocationQueue.lease))
             try connection.query("DELETE FROM apple_tokens WHERE user_id = $1", [userID])
             return .unlinked(claimed: claimed)
         }

@@ -19,7 +19,7 @@ public struct AppleNotifications: Sendable {
 
     private let verifier: IdentityTokenVerifier
     private let audiences: Set<String>
-    private let pool: ConnectionPool
+    private let store: any AppleNotificationStoring
     private let clock: any WallClock
     private let events: any AccountEvents
 
@@ -27,9 +27,13 @@ public struct AppleNotifications: Sendable {
     ///   - verifier: the very verifier (and so JWKS cache) of the native exchange.
     ///   - audiences: `ISSUER_APPLE_CLIENT_IDS` and `ISSUER_APPLE_SERVICES_ID`.
     public init(verifier: IdentityTokenVerifier, audiences: Set<String>, pool: ConnectionPool, clock: any WallClock, events: any AccountEvents) {
+        self.init(verifier: verifier, audiences: audiences, store: AppleNotificationStore(pool: pool), clock: clock, events: events)
+    }
+
+    init(verifier: IdentityTokenVerifier, audiences: Set<String>, store: any AppleNotificationStoring, clock: any WallClock, events: any AccountEvents) {
         self.verifier = verifier
         self.audiences = audiences
-        self.pool = pool
+        self.store = store
         self.clock = clock
         self.events = events
     }
@@ -62,7 +66,7 @@ public struct AppleNotifications: Sendable {
         let provider = verifier.provider.name
         let result: (Outcome, UUID?)
         do {
-            result = try await pool.transaction { connection in try Self.apply(event, provider: provider, on: connection, now: now) }
+            result = try await store.inTransaction { changes in try Self.apply(event, provider: provider, to: changes, now: now) }
         } catch {
             throw .storage(error)
         }
@@ -78,33 +82,20 @@ public struct AppleNotifications: Sendable {
         return outcome
     }
 
-    private static func apply(_ event: AppleNotificationEvent, provider: String, on connection: Connection, now: Date) throws -> (Outcome, UUID?) {
-        guard try ReceivedEventStore.record(sender: .apple, jti: event.jti, type: event.kind.name, on: connection, now: now)
-        else { return (.duplicate, nil) }
-        guard let row = try connection.query(
-            "SELECT user_id FROM identities WHERE provider = $1 AND subject = $2", [provider, event.subject]).single
-        else { return (.nothingToDo, nil) }
-        let userID: UUID = try row.decode(at: 0)
+    /// What one verified event changes: nothing twice for one `jti`, nothing for an Apple
+    /// account no user has, and per kind the table of docs/reference.md, "Apple notifications".
+    static func apply(
+        _ event: AppleNotificationEvent, provider: String, to changes: any AppleNotificationChanges, now: Date
+    ) throws -> (Outcome, UUID?) {
+        guard try changes.recordOnce(jti: event.jti, type: event.kind.name, now: now) else { return (.duplicate, nil) }
+        guard let userID = try changes.userID(provider: provider, subject: event.subject) else { return (.nothingToDo, nil) }
         switch event.kind {
         case .emailDisabled, .emailEnabled:
-            // An older event delivered late never overwrites a newer one.
-            try connection.query("""
-                UPDATE users SET email_forwarding = $2, email_forwarding_changed_at = $3
-                WHERE id = $1 AND (email_forwarding_changed_at IS NULL OR email_forwarding_changed_at <= $3)
-                """, [userID, event.kind == .emailEnabled ? "enabled" : "disabled", event.time])
+            try changes.setEmailForwarding(userID: userID, enabled: event.kind == .emailEnabled, at: event.time)
         case .consentRevoked:
-            // Only the sessions that began by the event (at `event_time`'s millisecond precision):
-            // a sign-in after it is a new consent. And only Apple's: a user who also linked
-            // another provider stays signed in where they used it.
-            try SessionRevocation.revoke(
-                userID: userID, begunBy: event.time, provider: "apple", reason: "apple consent revoked", on: connection, at: now)
-            // Apple has already ended this authorization: there is nothing left to revoke there.
-            // As with sessions: a token or code kept for a sign-in after the event stays.
-            try connection.query("DELETE FROM apple_tokens WHERE user_id = $1 AND date_trunc('milliseconds', created_at) <= $2", [userID, event.time])
-            try connection.query("DELETE FROM apple_code_redemptions WHERE user_id = $1 AND date_trunc('milliseconds', created_at) <= $2", [userID, event.time])
+            try changes.revokeConsent(userID: userID, by: event.time, now: now)
         case .accountDeleted:
-            _ = try AccountDeletion.delete(
-                userID: userID, sessionID: nil, reason: .appleAccountDeleted, revokeAtApple: false, on: connection, now: now)
+            try changes.deleteAccount(userID: userID, now: now)
         case .unknown:
             return (.nothingToDo, userID)
         }

@@ -49,7 +49,7 @@ public struct GoogleRISC: Sendable {
 
     private let verifier: IdentityTokenVerifier
     private let providers: [Provider]
-    private let pool: ConnectionPool
+    private let store: any GoogleRISCStoring
     private let clock: any WallClock
     private let events: any AccountEvents
 
@@ -57,9 +57,13 @@ public struct GoogleRISC: Sendable {
     ///   - verifier: `identityProvider` over a cache of the keys at the providers' `risc_jwks_uri`.
     ///   - providers: every configured provider of kind `google`.
     public init(verifier: IdentityTokenVerifier, providers: [Provider], pool: ConnectionPool, clock: any WallClock, events: any AccountEvents) {
+        self.init(verifier: verifier, providers: providers, store: GoogleRISCStore(pool: pool), clock: clock, events: events)
+    }
+
+    init(verifier: IdentityTokenVerifier, providers: [Provider], store: any GoogleRISCStoring, clock: any WallClock, events: any AccountEvents) {
         self.verifier = verifier
         self.providers = providers
-        self.pool = pool
+        self.store = store
         self.clock = clock
         self.events = events
     }
@@ -85,7 +89,7 @@ public struct GoogleRISC: Sendable {
         let providerIDs = providers.filter { !$0.audiences.isDisjoint(with: set.audiences) }.map(\.id)
         let applied: Applied
         do {
-            applied = try await pool.transaction { connection in try Self.apply(set, providers: providerIDs, on: connection, now: now) }
+            applied = try await store.inTransaction { changes in try Self.apply(set, providers: providerIDs, to: changes, now: now) }
         } catch {
             throw .failed(.storage(error))
         }
@@ -149,7 +153,7 @@ public struct GoogleRISC: Sendable {
     }
 
     /// What one event did.
-    private struct EventResult: Sendable {
+    struct EventResult: Sendable {
         var event: GoogleRISCEvent
         /// Whether it changed anything.
         var applied: Bool
@@ -160,13 +164,15 @@ public struct GoogleRISC: Sendable {
     }
 
     /// What a token did; nil results: its `jti` was applied before.
-    private struct Applied: Sendable {
+    struct Applied: Sendable {
         var results: [EventResult]?
     }
 
-    private static func apply(_ set: GoogleRISCToken, providers: [String], on connection: Connection, now: Date) throws -> Applied {
+    /// What a verified token changes: nothing twice for one `jti`; each event that concerns an
+    /// account, for each of `providers` that has the identity.
+    static func apply(_ set: GoogleRISCToken, providers: [String], to changes: any GoogleRISCChanges, now: Date) throws -> Applied {
         let types = set.events.map(\.kind.name).joined(separator: ",")
-        guard try ReceivedEventStore.record(sender: .google, jti: set.jti, type: types, on: connection, now: now) else {
+        guard try changes.recordOnce(jti: set.jti, types: types, now: now) else {
             return Applied(results: nil)
         }
         var results: [EventResult] = []
@@ -177,10 +183,10 @@ public struct GoogleRISC: Sendable {
                 continue
             }
             for provider in providers {
-                guard let userID = try IdentityStatusStore.userID(provider: provider, subject: subject, on: connection) else { continue }
+                guard let userID = try changes.userID(provider: provider, subject: subject) else { continue }
                 result.users.append(userID)
                 result.applied = true
-                if let deleted = try apply(event, subject: subject, provider: provider, userID: userID, set: set, on: connection, now: now) {
+                if let deleted = try apply(event, subject: subject, provider: provider, userID: userID, set: set, to: changes, now: now) {
                     result.deleted = deleted
                 }
             }
@@ -192,33 +198,30 @@ public struct GoogleRISC: Sendable {
     /// One event for one identity (the table of docs/reference.md, "Google's account-protection events"); answers the user
     /// deleted, if the event removed its last identity.
     private static func apply(
-        _ event: GoogleRISCEvent, subject: String, provider: String, userID: UUID, set: GoogleRISCToken, on connection: Connection,
-        now: Date
+        _ event: GoogleRISCEvent, subject: String, provider: String, userID: UUID, set: GoogleRISCToken,
+        to changes: any GoogleRISCChanges, now: Date
     ) throws -> UUID? {
         switch event.kind {
         case .sessionsRevoked, .tokensRevoked:
             // Google ended the user's sessions (or the tokens of its sign-ins here): every session
             // begun by the event ends; a sign-in after it is a new one.
-            try SessionRevocation.revoke(
-                userID: userID, begunBy: set.latestEventTime, reason: "google \(event.kind.name)", on: connection, at: now)
+            try changes.revokeSessions(userID: userID, begunBy: set.latestEventTime, reason: "google \(event.kind.name)", now: now)
         case .accountDisabled:
             if event.reason == "hijacking" {
-                try SessionRevocation.revoke(
-                    userID: userID, begunBy: set.latestEventTime, reason: "google account-disabled (hijacking)", on: connection, at: now)
+                try changes.revokeSessions(
+                    userID: userID, begunBy: set.latestEventTime, reason: "google account-disabled (hijacking)", now: now)
             }
-            try IdentityStatusStore.disable(provider: provider, subject: subject, reason: event.reason, at: set.issuedAt, on: connection)
+            try changes.disable(provider: provider, subject: subject, reason: event.reason, at: set.issuedAt)
         case .accountEnabled:
-            try IdentityStatusStore.enable(provider: provider, subject: subject, at: set.issuedAt, on: connection)
+            try changes.enable(provider: provider, subject: subject, at: set.issuedAt)
         case .credentialChangeRequired:
-            try IdentityStatusStore.requireCredentialChange(provider: provider, subject: subject, at: set.issuedAt, on: connection)
+            try changes.requireCredentialChange(provider: provider, subject: subject, at: set.issuedAt)
         case .accountPurged:
-            guard try !IdentityStatusStore.unlink(provider: provider, subject: subject, userID: userID, on: connection) else { return nil }
+            guard try !changes.unlink(provider: provider, subject: subject, userID: userID) else { return nil }
             // No identity left: nobody can sign in as this user again, so it goes as account
             // deletion deletes it. Any Apple token is queued for revocation (a user with no Apple
             // identity holds none), sent by the background worker.
-            let deleted = try AccountDeletion.delete(
-                userID: userID, sessionID: nil, reason: .googleAccountPurged, revokeAtApple: true, on: connection, now: now)
-            return deleted == nil ? nil : userID
+            return try changes.deleteAccount(userID: userID, now: now) ? userID : nil
         case .verification, .unknown:
             break
         }

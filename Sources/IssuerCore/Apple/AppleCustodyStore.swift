@@ -1,6 +1,27 @@
 import Foundation
 import Postgres
 
+/// What Apple token custody keeps (docs/reference.md, "Apple token custody"): the user's Apple
+/// refresh tokens, and the codes waiting to be redeemed in the background.
+protocol AppleCustodyStoring: Sendable {
+    /// Stores `sealed` as the user's Apple token for `clientID` when `appleSubject` is theirs.
+    func keep(sealed: [UInt8], userID: UUID, clientID: String, appleSubject: String, now: Date) async throws -> AppleCustodyStore.Kept
+    /// Queues a code Apple could not redeem now, unless the user is gone already.
+    func queue(
+        sealedCode: [UInt8], userID: UUID, clientID: String, redirectURI: String?, received: Date, expiresAt: Date,
+        nextAttempt: Date, reason: String) async throws
+    /// Drops codes past their lifetime; answers their users.
+    func dropExpired(now: Date) async throws -> [UUID]
+    /// Claims the next due code, leaving it alone to others until `leaseEnd`.
+    func claimNext(now: Date, leaseEnd: Date) async throws -> AppleCustodyStore.Pending?
+    /// Ends a pending code whose redemption succeeded, storing the token as `keep` does.
+    func keepPending(_ pending: AppleCustodyStore.Pending, sealed: [UInt8], appleSubject: String, now: Date) async throws -> AppleCustodyStore.Kept
+    /// Ends a pending code without a token.
+    func dropPending(id: UUID) async throws
+    /// Schedules the next try of a pending code.
+    func reschedule(id: UUID, next: Date, reason: String) async throws
+}
+
 /// The SQL of Apple token custody (docs/reference.md, "Apple token custody"): Apple refresh
 /// tokens held per (user, Apple client), and codes waiting to be redeemed in the background.
 ///
@@ -8,7 +29,7 @@ import Postgres
 /// one requires the `identities` row (`apple`, the `sub` of Apple's own `id_token`) of that user,
 /// so a code that is another Apple account's is never held for this user, and a user deleted
 /// meanwhile holds nothing. Either way the caller revokes what it could not keep.
-struct AppleCustodyStore: Sendable {
+struct AppleCustodyStore: AppleCustodyStoring {
     /// A pending code claimed by one worker.
     struct Pending: Sendable {
         var id: UUID

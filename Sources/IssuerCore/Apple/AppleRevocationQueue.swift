@@ -4,9 +4,9 @@ import Postgres
 
 /// Apple refresh tokens waiting to be revoked at Apple after their account was deleted (docs/reference.md, "Account deletion").
 /// Each is a row, queued in the deletion's own transaction, so a crash or an Apple outage loses
-/// none (docs/design.md, "Apple and remote parties"). Any process may send one: a row is claimed with
-/// `FOR UPDATE SKIP LOCKED` and its next attempt pushed past the send's deadline (`lease`), so two
-/// processes never send the same revocation at once. Retries back off up to a day between tries,
+/// none (docs/design.md, "Apple and remote parties"). Any process may send one: `AppleRevocationStore`
+/// claims a row for one process and pushes its next attempt past the send's deadline (`lease`), so
+/// two processes never send the same revocation at once. Retries back off up to a day between tries,
 /// and end when Apple accepts the revocation or answers that the token is already invalid.
 public struct AppleRevocationQueue: Sendable {
     /// A claimed row, ready to send.
@@ -52,7 +52,7 @@ public struct AppleRevocationQueue: Sendable {
         min(30 * pow(2, Double(max(0, min(attempts, 30) - 1))), maximumBackoff)
     }
 
-    private let pool: ConnectionPool
+    private let store: any AppleRevocationStoring
     private let vault: AppleTokenVault
     private let api: AppleTokenAPI?
     private let clock: any WallClock
@@ -61,22 +61,15 @@ public struct AppleRevocationQueue: Sendable {
     /// - Parameter api: Apple's endpoints; nil without Apple developer credentials, when queued
     ///   rows wait until a process that has them picks them up.
     public init(pool: ConnectionPool, vault: AppleTokenVault, api: AppleTokenAPI?, clock: any WallClock, events: any AccountEvents) {
-        self.pool = pool
+        self.init(store: AppleRevocationStore(pool: pool), vault: vault, api: api, clock: clock, events: events)
+    }
+
+    init(store: any AppleRevocationStoring, vault: AppleTokenVault, api: AppleTokenAPI?, clock: any WallClock, events: any AccountEvents) {
+        self.store = store
         self.vault = vault
         self.api = api
         self.clock = clock
         self.events = events
-    }
-
-    /// Queues every Apple token the user holds, inside the deletion's transaction, already
-    /// claimed by the caller (which tries them at once). The ciphertext moves as it is: it is
-    /// bound to the user id, which the row keeps.
-    static func enqueue(userID: UUID, on connection: Connection, now: Date) throws -> [Claimed] {
-        try connection.query("""
-            INSERT INTO apple_revocations (id, user_id, client_id, sealed, created_at, attempts, next_attempt_at)
-            SELECT gen_random_uuid(), user_id, client_id, sealed, $2::timestamptz, 1, $3::timestamptz FROM apple_tokens WHERE user_id = $1
-            RETURNING id, user_id, client_id, sealed, attempts
-            """, [userID, now, now.addingTimeInterval(lease)]).rows.map(Self.claimed)
     }
 
     /// Revokes at once a token Apple gave us that no user may hold (redeemed after its account was
@@ -88,12 +81,9 @@ public struct AppleRevocationQueue: Sendable {
         let now = clock.now
         let claimed: [Claimed]
         do {
-            claimed = try await pool.query("""
-                INSERT INTO apple_revocations (id, user_id, client_id, sealed, created_at, attempts, next_attempt_at)
-                VALUES (gen_random_uuid(), $1, $2, $3, $4, 1, $5)
-                RETURNING id, user_id, client_id, sealed, attempts
-                """, [userID, clientID, try vault.seal(refreshToken, kind: .refreshToken, userID: userID), now,
-                      now.addingTimeInterval(Self.lease)]).rows.map(Self.claimed)
+            claimed = try await store.queueClaimed(
+                userID: userID, clientID: clientID, sealed: try vault.seal(refreshToken, kind: .refreshToken, userID: userID), now: now,
+                leaseEnd: now.addingTimeInterval(Self.lease))
         } catch {
             let outcome = await api?.revoke(refreshToken: refreshToken, clientID: clientID, timeout: timeout)
             events.appleRevocation(outcome: outcome == .revoked ? "revoked" : outcome == .alreadyInvalid ? "already_invalid" : "failed")
@@ -111,13 +101,7 @@ public struct AppleRevocationQueue: Sendable {
     public func retryDue(timeout: Duration = .seconds(5), logger: Logger) async throws -> Int {
         guard api != nil else { return 0 }
         let now = clock.now
-        let claimed = try await pool.query("""
-            UPDATE apple_revocations SET attempts = attempts + 1, next_attempt_at = $2
-            WHERE id IN (
-                SELECT id FROM apple_revocations WHERE finished_at IS NULL AND next_attempt_at <= $1
-                ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-            RETURNING id, user_id, client_id, sealed, attempts
-            """, [now, now.addingTimeInterval(Self.lease), Self.batchSize]).rows.map(Self.claimed)
+        let claimed = try await store.claimDue(now: now, leaseEnd: now.addingTimeInterval(Self.lease), limit: Self.batchSize)
         await attempt(claimed, timeout: timeout, logger: logger)
         return claimed.count
     }
@@ -152,19 +136,14 @@ public struct AppleRevocationQueue: Sendable {
             switch outcome {
             case .revoked, .alreadyInvalid:
                 let name = outcome == .revoked ? "revoked" : "already_invalid"
-                try await pool.query("""
-                    UPDATE apple_revocations SET sealed = NULL, finished_at = $2, outcome = $3, last_error = NULL
-                    WHERE id = $1 AND finished_at IS NULL
-                    """, [item.id, now, name])
+                try await store.finish(id: item.id, at: now, outcome: name)
                 events.appleRevocation(outcome: name)
                 logger.info(
                     outcome == .revoked ? "Apple token revoked" : "Apple token was already invalid; revocation ends",
                     metadata: metadata)
             case .failed(let reason):
                 let next = now.addingTimeInterval(Self.backoff(afterAttempts: item.attempts))
-                try await pool.query(
-                    "UPDATE apple_revocations SET next_attempt_at = $2, last_error = $3 WHERE id = $1 AND finished_at IS NULL",
-                    [item.id, next, reason])
+                try await store.reschedule(id: item.id, next: next, error: reason)
                 events.appleRevocation(outcome: "failed")
                 logger.warning("Apple token revocation failed; will retry", metadata: metadata.merging([
                     "error": "\(reason)", "next_attempt": "\(next)",
@@ -181,35 +160,11 @@ public struct AppleRevocationQueue: Sendable {
 
     /// Deletes finished rows older than `finishedRetention`, one small batch (the worker calls it every pass).
     public static func prune(pool: ConnectionPool, now: Date) async throws {
-        try await pool.query("""
-            DELETE FROM apple_revocations WHERE id IN (
-                SELECT id FROM apple_revocations WHERE finished_at < $1 LIMIT 500 FOR UPDATE SKIP LOCKED)
-            """, [now.addingTimeInterval(-finishedRetention.timeInterval)])
+        try await AppleRevocationStore(pool: pool).pruneFinished(before: now.addingTimeInterval(-finishedRetention.timeInterval))
     }
 
     /// Revocations not yet finished (docs/reference.md, "Operations" queue depth).
     public func depth() async throws -> Int {
-        try await pool.query("SELECT count(*) FROM apple_revocations WHERE finished_at IS NULL").single?.decode(Int.self, at: 0) ?? 0
-    }
-
-    /// Pending rows first (next due first), then the most recently finished.
-    public static func list(pool: ConnectionPool, limit: Int = 100) async throws -> [Entry] {
-        try await pool.query("""
-            SELECT id, user_id, client_id, created_at, attempts, next_attempt_at, last_error, finished_at, outcome
-            FROM apple_revocations
-            ORDER BY finished_at IS NOT NULL, CASE WHEN finished_at IS NULL THEN next_attempt_at END, finished_at DESC
-            LIMIT $1
-            """, [limit]).rows.map { row in
-            Entry(
-                id: try row.decode(at: 0), userID: try row.decode(at: 1), clientID: try row.decode(at: 2), createdAt: try row.decode(at: 3),
-                attempts: try row.decode(at: 4), nextAttemptAt: try row.decode(at: 5), lastError: try row.decodeIfPresent(at: 6),
-                finishedAt: try row.decodeIfPresent(at: 7), outcome: try row.decodeIfPresent(at: 8))
-        }
-    }
-
-    private static func claimed(_ row: PostgresRow) throws -> Claimed {
-        Claimed(
-            id: try row.decode(column: "id"), userID: try row.decode(column: "user_id"), clientID: try row.decode(column: "client_id"),
-            sealed: try row.decode(column: "sealed"), attempts: try row.decode(column: "attempts"))
+        try await store.depth()
     }
 }

@@ -5,7 +5,7 @@ extension AppleTokenAPI {
     /// `ISSUER_APPLE_TEAM_ID`, `ISSUER_APPLE_KEY_ID` and `ISSUER_APPLE_PRIVATE_KEY_FILE` (docs/reference.md, "Configuration"),
     /// whose client secret is dated by `clock`.
     public init(
-        credentials: Configuration.AppleCredentials, transport: any AppleHTTPTransport, tokenURL: URL, revokeURL: URL,
+        credentials: Configuration.AppleCredentials, transport: any FormPoster, tokenURL: URL, revokeURL: URL,
         migrationURL: URL? = nil, clock: any WallClock
     ) {
         self.init(

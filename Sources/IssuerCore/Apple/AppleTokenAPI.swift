@@ -35,7 +35,7 @@ public struct AppleTokenAPI: Sendable {
         case refused(String)
     }
 
-    private let transport: any AppleHTTPTransport
+    private let transport: any FormPoster
     private let secret: AppleClientSecret
     private let tokenURL: URL
     private let revokeURL: URL
@@ -43,7 +43,7 @@ public struct AppleTokenAPI: Sendable {
 
     /// - Parameters: `ISSUER_APPLE_TOKEN_URL`, `ISSUER_APPLE_REVOKE_URL` and
     ///   `ISSUER_APPLE_MIGRATION_URL`, and the client secret signer.
-    public init(transport: any AppleHTTPTransport, secret: AppleClientSecret, tokenURL: URL, revokeURL: URL, migrationURL: URL? = nil) {
+    public init(transport: any FormPoster, secret: AppleClientSecret, tokenURL: URL, revokeURL: URL, migrationURL: URL? = nil) {
         self.transport = transport
         self.secret = secret
         self.tokenURL = tokenURL
@@ -73,7 +73,7 @@ public struct AppleTokenAPI: Sendable {
     private func migrationCall(
         to url: URL, fields: [(String, String)], clientID: String, headers: [(String, String)], timeout: Duration
     ) async -> MigrationAnswer {
-        let answer: AppleHTTPAnswer
+        let answer: FormPostAnswer
         do {
             let signed = fields + [("client_secret", try secret.secret(clientID: clientID))]
             answer = try await transport.postForm(to: url, fields: signed, headers: headers, timeout: timeout)
@@ -96,7 +96,7 @@ public struct AppleTokenAPI: Sendable {
     public func redeem(code: String, clientID: String, redirectURI: String?, timeout: Duration) async -> Redemption {
         var fields = [("grant_type", "authorization_code"), ("code", code), ("client_id", clientID)]
         if let redirectURI { fields.append(("redirect_uri", redirectURI)) }
-        let answer: AppleHTTPAnswer
+        let answer: FormPostAnswer
         do {
             fields.append(("client_secret", try secret.secret(clientID: clientID)))
             answer = try await transport.postForm(to: tokenURL, fields: fields, timeout: timeout)
@@ -117,7 +117,7 @@ public struct AppleTokenAPI: Sendable {
 
     /// Revokes a refresh token at Apple (`token_type_hint=refresh_token`).
     public func revoke(refreshToken: String, clientID: String, timeout: Duration) async -> Revocation {
-        let answer: AppleHTTPAnswer
+        let answer: FormPostAnswer
         do {
             let fields = [
                 ("client_id", clientID), ("client_secret", try secret.secret(clientID: clientID)),

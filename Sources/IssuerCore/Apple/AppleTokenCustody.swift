@@ -33,7 +33,7 @@ public struct AppleTokenCustody: Sendable {
         min(5 * pow(2, Double(max(0, min(attempts, 10) - 1))), 60)
     }
 
-    private let store: AppleCustodyStore
+    private let store: any AppleCustodyStoring
     private let vault: AppleTokenVault
     private let api: AppleTokenAPI?
     private let verifier: IdentityTokenVerifier
@@ -50,7 +50,16 @@ public struct AppleTokenCustody: Sendable {
         pool: ConnectionPool, vault: AppleTokenVault, api: AppleTokenAPI?, verifier: IdentityTokenVerifier,
         revocations: AppleRevocationQueue, clock: any WallClock, events: any AccountEvents, immediateTimeout: Duration = .seconds(2)
     ) {
-        self.store = AppleCustodyStore(pool: pool, provider: verifier.provider.name)
+        self.init(
+            store: AppleCustodyStore(pool: pool, provider: verifier.provider.name), vault: vault, api: api, verifier: verifier,
+            revocations: revocations, clock: clock, events: events, immediateTimeout: immediateTimeout)
+    }
+
+    init(
+        store: any AppleCustodyStoring, vault: AppleTokenVault, api: AppleTokenAPI?, verifier: IdentityTokenVerifier,
+        revocations: AppleRevocationQueue, clock: any WallClock, events: any AccountEvents, immediateTimeout: Duration
+    ) {
+        self.store = store
         self.vault = vault
         self.api = api
         self.verifier = verifier
@@ -99,8 +108,8 @@ public struct AppleTokenCustody: Sendable {
         }
     }
 
-    /// One worker pass: drops expired codes, then claims the due ones one at a time
-    /// (`FOR UPDATE SKIP LOCKED`) and tries each once. Answers how many were tried.
+    /// One worker pass: drops expired codes, then claims the due ones one at a time (each claim
+    /// skips rows another process holds) and tries each once. Answers how many were tried.
     @discardableResult
     public func retryPending(timeout: Duration = .seconds(5), logger: Logger) async throws -> Int {
         guard let api else { return 0 }

@@ -39,14 +39,14 @@ public struct EndSession: Sendable {
     private let issuer: String
     private let clients: ClientRegistry
     private let ring: @Sendable () -> KeyRing
-    private let revocation: SessionRevocation
+    private let revocation: SessionRevocationStore
     private let clock: any WallClock
 
     /// - Parameters:
     ///   - issuer: `ISSUER_URL`, the `iss` a hint must carry.
     ///   - ring: the current key ring; a hint must be signed by one of its published keys.
     public init(
-        issuer: String, clients: ClientRegistry, ring: @escaping @Sendable () -> KeyRing, revocation: SessionRevocation,
+        issuer: String, clients: ClientRegistry, ring: @escaping @Sendable () -> KeyRing, revocation: SessionRevocationStore,
         clock: any WallClock
     ) {
         self.issuer = issuer

@@ -47,7 +47,7 @@ public struct HostedSignIn: Sendable {
     /// The other providers that serve the hosted flow, in the providers file's order.
     private let providers: [HostedProvider]
     /// Posts our code requests to providers' token endpoints.
-    private let transport: (any AppleHTTPTransport)?
+    private let transport: (any FormPoster)?
     /// `ISSUER_URL`, sent back as `iss` on every redirect to the client (RFC 9207 §2).
     private let issuer: String
     private let clients: ClientRegistry
@@ -66,7 +66,7 @@ public struct HostedSignIn: Sendable {
     ///   - transport: posts code requests to those providers' token endpoints.
     ///   - issuer: `ISSUER_URL`, as the tokens' `iss`.
     public init(
-        apple: Apple?, providers: [HostedProvider] = [], transport: (any AppleHTTPTransport)? = nil, issuer: String,
+        apple: Apple?, providers: [HostedProvider] = [], transport: (any FormPoster)? = nil, issuer: String,
         clients: ClientRegistry, sealer: AuthorizationStateSealer, verifier: IdentityTokenVerifier, store: SignInStore,
         clock: any WallClock, custody: AppleTokenCustody? = nil, events: any AccountEvents = UncountedAccountEvents()
     ) {

@@ -29,30 +29,16 @@ public struct ServerSecret: Sendable, CustomStringConvertible, CustomReflectable
     }
 
     /// The configured secret, or the one kept in the database, created there by whichever
-    /// process asks first. Concurrent first starts agree: the insert is conditional and the
-    /// loser reads the winner's row.
+    /// process asks first (`ServerSecretStore`).
     public static func load(configured: Secret<[UInt8]>?, pool: ConnectionPool) async throws -> ServerSecret {
+        try await load(configured: configured, store: ServerSecretStore(pool: pool))
+    }
+
+    /// A configured secret is used as it is and never stored; otherwise the store's, offering a
+    /// fresh random one in case none is kept yet.
+    static func load(configured: Secret<[UInt8]>?, store: any ServerSecretStoring) async throws -> ServerSecret {
         if let configured { return ServerSecret(bytes: configured.revealed) }
         let candidate = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
-        let stored: [UInt8] = try await pool.withConnection { connection in
-            for _ in 0..<3 {
-                let row = try connection.query("""
-                    WITH inserted AS (
-                        INSERT INTO server_secret (secret) VALUES ($1)
-                        ON CONFLICT (singleton) DO NOTHING
-                        RETURNING secret
-                    )
-                    SELECT secret FROM inserted
-                    UNION ALL
-                    SELECT secret FROM server_secret
-                    LIMIT 1
-                    """, [candidate]).single
-                // Empty only when another process committed its row after this statement's
-                // snapshot was taken; the next try sees it.
-                if let row { return try row.decode([UInt8].self, at: 0) }
-            }
-            throw PostgresError.decoding("server_secret has no row")
-        }
-        return ServerSecret(bytes: stored)
+        return ServerSecret(bytes: try await store.secret(offering: candidate))
     }
 }

@@ -9,7 +9,7 @@ import Postgres
 /// one rotates it and the others see it spent: no second branch can ever exist.
 ///
 /// A refresh writes nothing to `sessions`: when a session was last used is when its newest token
-/// was issued (`SessionDirectory` derives it), so the hot path updates one row and inserts one.
+/// was issued (`SessionDirectoryStore` derives it), so the hot path updates one row and inserts one.
 public struct RefreshRotationStore: Sendable {
     private let pool: ConnectionPool
 

@@ -23,7 +23,7 @@ public struct SessionProof: Sendable {
     private let verifier: AccessTokenVerifier
     private let ring: @Sendable () -> KeyRing
     private let store: any SessionProofReading
-    private let revocation: SessionRevocation
+    private let revocation: SessionRevocationStore
     private let successorKey: [UInt8]
     private let clock: any WallClock
     private let grace: Duration
@@ -34,7 +34,7 @@ public struct SessionProof: Sendable {
     ///   - grace: `ISSUER_REFRESH_REUSE_GRACE`, as the refresh grant applies it.
     public init(
         verifier: AccessTokenVerifier, ring: @escaping @Sendable () -> KeyRing, store: any SessionProofReading,
-        revocation: SessionRevocation, secret: ServerSecret, clock: any WallClock, grace: Duration, events: any AccountEvents
+        revocation: SessionRevocationStore, secret: ServerSecret, clock: any WallClock, grace: Duration, events: any AccountEvents
     ) {
         self.verifier = verifier
         self.ring = ring

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A completed sign-in: who, which session, and its first refresh token.
+/// A completed sign-in: who, which session, and, for the native sign-in, its first refresh token.
 public struct SignIn: Sendable {
     /// The user, found or created by (provider, subject).
     public var user: UserProfile
@@ -10,8 +10,9 @@ public struct SignIn: Sendable {
     public var authTime: Date
     /// The session's hard end: `authTime` + `ISSUER_SESSION_MAX_AGE` (docs/reference.md, "Refresh tokens and sessions").
     public var sessionExpiresAt: Date
-    /// The session's first refresh token; only its hash was stored.
-    public var refreshToken: RefreshToken
     /// Whether this first sign-in joined an existing user by verified e-mail (docs/reference.md, "Linked identities").
     public var joinedByVerifiedEmail = false
+    /// The native sign-in's first refresh token; only its hash was stored. Nil for the hosted
+    /// flow, whose refresh token is issued when its code is redeemed.
+    public var refreshToken: RefreshToken?
 }

@@ -26,11 +26,10 @@ public struct SignInStore: Sendable {
         self.sessionMaxAge = sessionMaxAge.timeInterval
     }
 
-    /// The identity, user and session, shared by both forms of sign-in; parameters $1 to $18. With
-    /// $18 false the name ($8, $9) is stored only when this sign-in creates the user: the hosted
-    /// flow's name comes from Apple's unsigned `user` form field, which must never overwrite one.
-    /// An existing identity disabled for hijacking is not claimed, so the statement writes nothing
-    /// and returns no row (`IdentityDisabled`).
+    /// The identity, user and session, shared by both forms of sign-in; parameters $1 to $18
+    /// (`parameters(_:)`). With $18 false the name ($8, $9) is stored only when this sign-in
+    /// creates the user (`SignInRecord.overwritesName`). An existing identity disabled for
+    /// hijacking is not claimed, so the statement writes nothing and returns no row (`IdentityDisabled`).
     private static let signInSteps = """
         WITH identity AS (
             INSERT INTO identities AS i (provider, subject, user_id, audience, created_at, last_sign_in_at, email, email_verified)
@@ -61,8 +60,8 @@ public struct SignInStore: Sendable {
         )
         """
 
-    /// The native sign-in: the session's first refresh token ($19, $20) in the same statement.
-    static let statement = signInSteps + """
+    /// The native sign-in: the session's first refresh token ($19 hash, $20 expiry) in the same statement.
+    private static let refreshTokenStatement = signInSteps + """
         , token AS (
             INSERT INTO refresh_tokens (token_hash, session_id, generation, created_at, expires_at)
             SELECT $19, id, 0, $14, $20 FROM session
@@ -77,7 +76,7 @@ public struct SignInStore: Sendable {
     /// hash, $20 expiry) bound to the client, its redirect URI ($21) and PKCE challenge ($22);
     /// the refresh token is issued when the code is redeemed. The sealed state is spent in the
     /// same statement ($23 its hash, $24 its expiry): a second use violates the key, nothing is written.
-    static let codeStatement = signInSteps + """
+    private static let codeStatement = signInSteps + """
         , code AS (
             INSERT INTO authorization_codes (code_hash, session_id, client_id, redirect_uri, code_challenge, created_at, expires_at)
             SELECT $19, id, $11, $21, $22, $14, $20 FROM session
@@ -104,10 +103,10 @@ public struct SignInStore: Sendable {
     ) async throws -> (signIn: SignIn, code: AuthorizationCode) {
         let code = AuthorizationCode.generate()
         do {
-            // The session's refresh token is minted at redemption; this one is never stored or used.
-            let signIn = try await run(Self.codeStatement, request, overwritesName: false, refreshToken: RefreshToken.generate()) { now, _ in
-                [code.hash, now.addingTimeInterval(codeLifetime.timeInterval), authorization.redirectURI, authorization.codeChallenge,
-                 stateHash, stateExpiresAt]
+            let signIn = try await record(request) { now, _ in
+                .authorizationCode(
+                    hash: code.hash, expiresAt: now.addingTimeInterval(codeLifetime.timeInterval), redirectURI: authorization.redirectURI,
+                    codeChallenge: authorization.codeChallenge, stateHash: stateHash, stateExpiresAt: stateExpiresAt)
             }
             return (signIn, code)
         } catch let error as PostgresError where error.sqlState == .uniqueViolation && "\(error)".contains("spent_authorization_states") {
@@ -136,16 +135,15 @@ public struct SignInStore: Sendable {
     /// unavailability to 503).
     public func signIn(_ request: SignInRequest) async throws -> SignIn {
         let refreshToken = RefreshToken.generate()
-        return try await run(Self.statement, request, overwritesName: true, refreshToken: refreshToken) { now, sessionExpiry in
-            [refreshToken.hash, min(now.addingTimeInterval(refreshTokenTTL), sessionExpiry)]
+        var signIn = try await record(request) { now, sessionExpiry in
+            .refreshToken(hash: refreshToken.hash, expiresAt: min(now.addingTimeInterval(refreshTokenTTL), sessionExpiry))
         }
+        signIn.refreshToken = refreshToken
+        return signIn
     }
 
-    /// Runs one of the two statements: `signInSteps`' parameters $1 to $18, then `tail`'s.
-    private func run(
-        _ statement: String, _ request: SignInRequest, overwritesName: Bool, refreshToken: RefreshToken,
-        tail: (_ now: Date, _ sessionExpiry: Date) -> [any PostgresEncodable]
-    ) async throws -> SignIn {
+    /// Records the sign-in with what `yields` makes of its time and the session's end, in one statement.
+    private func record(_ request: SignInRequest, yields: (_ now: Date, _ sessionExpiry: Date) -> SignInRecord.Yield) async throws -> SignIn {
         let now = clock.now
         let sessionExpiry = now.addingTimeInterval(sessionMaxAge)
         let identity = request.identity
@@ -155,21 +153,43 @@ public struct SignInStore: Sendable {
             _ = try await AppleTransferStore(pool: pool, provider: identity.provider)
                 .rekey(transferSub: transferSub, to: identity.subject, email: nil, now: now)
         }
-        // A new user's id, or the existing user a first sign-in joins by verified e-mail.
         let joined = request.linksByVerifiedEmail ? try await userWithVerifiedEmail(identity) : nil
-        let parameters: [any PostgresEncodable] = [
-            joined ?? UUID(), identity.provider, identity.subject, identity.audience,
-            identity.email, identity.emailVerified, identity.isPrivateEmail,
-            request.givenName, request.familyName,
-            UUID(), request.clientID, request.scopes.joined(separator: " "), request.nonce, now, sessionExpiry,
-            request.userAgent, request.clientIP, overwritesName,
-        ] + tail(now, sessionExpiry)
+        let record = SignInRecord(
+            request: request, userID: joined ?? UUID(), sessionID: UUID(), now: now, sessionExpiresAt: sessionExpiry,
+            yields: yields(now, sessionExpiry))
         // Every step inserts or updates one row, but for the claim of a disabled identity: no row
         // means that refusal, and no user, session or token was written.
-        guard let row = try await pool.query(statement, parameters).single else { throw IdentityDisabled() }
+        guard let row = try await pool.query(Self.statement(record.yields), Self.parameters(record)).single else { throw IdentityDisabled() }
         return SignIn(
             user: try UserProfile(row: row), sessionID: try row.decode(column: "session_id"), authTime: now,
-            sessionExpiresAt: sessionExpiry, refreshToken: refreshToken, joinedByVerifiedEmail: joined != nil)
+            sessionExpiresAt: sessionExpiry, joinedByVerifiedEmail: joined != nil)
+    }
+
+    private static func statement(_ yields: SignInRecord.Yield) -> String {
+        switch yields {
+        case .refreshToken: refreshTokenStatement
+        case .authorizationCode: codeStatement
+        }
+    }
+
+    /// The statement's parameters, in the order of its `$n`: `signInSteps`' $1 to $18, then the yield's.
+    static func parameters(_ record: SignInRecord) -> [any PostgresEncodable] {
+        let request = record.request
+        let identity = request.identity
+        let steps: [any PostgresEncodable] = [
+            record.userID, identity.provider, identity.subject, identity.audience,                       // $1 to $4
+            identity.email, identity.emailVerified, identity.isPrivateEmail,                             // $5 to $7
+            request.givenName, request.familyName,                                                       // $8, $9
+            record.sessionID, request.clientID, request.scopes.joined(separator: " "), request.nonce,     // $10 to $13
+            record.now, record.sessionExpiresAt, request.userAgent, request.clientIP,                    // $14 to $17
+            record.overwritesName,                                                                       // $18
+        ]
+        switch record.yields {
+        case .refreshToken(let hash, let expiresAt):
+            return steps + [hash, expiresAt]                                                             // $19, $20
+        case .authorizationCode(let hash, let expiresAt, let redirectURI, let codeChallenge, let stateHash, let stateExpiresAt):
+            return steps + [hash, expiresAt, redirectURI, codeChallenge, stateHash, stateExpiresAt]      // $19 to $24
+        }
     }
 
     /// docs/reference.md, "Linked identities": the one existing user a first sign-in of

@@ -4,9 +4,9 @@ import ServiceLifecycle
 
 /// The background worker every process runs (docs/reference.md, "Apple token custody", docs/design.md, "Apple and remote parties"): retries pending Apple
 /// code redemptions while their codes live and queued Apple revocations with backoff, forgets old
-/// received event ids (Apple's and Google's `jti`s) and finished revocations, and keeps the queue-depth gauge fresh. Rows are claimed with
-/// `FOR UPDATE SKIP LOCKED`, so any number of processes share the work without sending anything
-/// twice at once.
+/// received event ids (Apple's and Google's `jti`s) and finished revocations, and keeps the queue-depth gauge fresh. The stores
+/// claim each row for one process and let the others skip it, so any number of processes share
+/// the work without sending anything twice at once.
 struct AppleCustodyService: Service {
     let custody: AppleTokenCustody
     let revocations: AppleRevocationQueue

@@ -11,7 +11,7 @@ extension AppleTokenAPI {
     ) -> AppleTokenAPI? {
         credentials.map {
             AppleTokenAPI(
-                credentials: $0, transport: HTTPAppleTransport(proxy: proxy), tokenURL: tokenURL, revokeURL: revokeURL,
+                credentials: $0, transport: HTTPFormPoster(proxy: proxy), tokenURL: tokenURL, revokeURL: revokeURL,
                 migrationURL: migrationURL, clock: clock)
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import IssuerCore
 
-extension SessionDirectory.SessionSummary {
+extension SessionDirectoryStore.SessionSummary {
     /// `active`, `expired` or `revoked`, as the text tables say it.
     func state(at now: Date) -> String {
         revokedAt != nil ? "revoked" : (expiresAt < now ? "expired" : "active")

@@ -1,9 +1,9 @@
 import Foundation
 import Postgres
 
-/// What operators see of users and sessions (docs/reference.md, "Admin CLI": `issuer sessions`, `issuer users`).
-/// Read-only; revocation goes through `SessionRevocation`.
-public struct SessionDirectory: Sendable {
+/// The SQL of what operators see of users and sessions (docs/reference.md, "Admin CLI":
+/// `issuer sessions`, `issuer users`). Read-only; revocation goes through `SessionRevocationStore`.
+public struct SessionDirectoryStore: Sendable {
     /// One session as `issuer sessions list` shows it.
     public struct SessionSummary: Sendable {
         /// The session id: the `sid` of its tokens.
@@ -82,17 +82,18 @@ public struct SessionDirectory: Sendable {
     /// Every session of the user, newest first, revoked and expired ones included.
     public func sessions(userID: UUID) async throws -> [SessionSummary] {
         try await pool.query("""
-            SELECT s.id, s.client_id, s.scope, s.auth_time, greatest(s.last_used_at, max(r.created_at)), s.expires_at, s.revoked_at, s.revoked_reason,
-                   s.user_agent, s.client_ip, coalesce(max(r.generation), 0)
+            SELECT s.id, s.client_id, s.scope, s.auth_time, greatest(s.last_used_at, max(r.created_at)) AS last_used_at, s.expires_at,
+                   s.revoked_at, s.revoked_reason, s.user_agent, s.client_ip, coalesce(max(r.generation), 0) AS generation
             FROM sessions s LEFT JOIN refresh_tokens r ON r.session_id = s.id
             WHERE s.user_id = $1
             GROUP BY s.id ORDER BY s.created_at DESC
             """, [userID]).rows.map { row in
             SessionSummary(
-                id: try row.decode(at: 0), clientID: try row.decode(at: 1), scope: try row.decode(at: 2),
-                authTime: try row.decode(at: 3), lastUsedAt: try row.decode(at: 4), expiresAt: try row.decode(at: 5),
-                revokedAt: try row.decodeIfPresent(at: 6), revokedReason: try row.decodeIfPresent(at: 7),
-                userAgent: try row.decodeIfPresent(at: 8), clientIP: try row.decodeIfPresent(at: 9), generation: try row.decode(at: 10))
+                id: try row.decode(column: "id"), clientID: try row.decode(column: "client_id"), scope: try row.decode(column: "scope"),
+                authTime: try row.decode(column: "auth_time"), lastUsedAt: try row.decode(column: "last_used_at"),
+                expiresAt: try row.decode(column: "expires_at"), revokedAt: try row.decodeIfPresent(column: "revoked_at"),
+                revokedReason: try row.decodeIfPresent(column: "revoked_reason"), userAgent: try row.decodeIfPresent(column: "user_agent"),
+                clientIP: try row.decodeIfPresent(column: "client_ip"), generation: try row.decode(column: "generation"))
         }
     }
 

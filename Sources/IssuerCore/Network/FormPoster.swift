@@ -1,26 +1,27 @@
 import Foundation
 
-/// Posts a form to one of Apple's endpoints (`ISSUER_APPLE_TOKEN_URL`, `ISSUER_APPLE_REVOKE_URL`,
-/// `ISSUER_APPLE_MIGRATION_URL`), or to another provider's token endpoint.
+/// Posts an `application/x-www-form-urlencoded` form to a remote OAuth endpoint: Apple's token,
+/// revoke and migration endpoints (`ISSUER_APPLE_TOKEN_URL`, `ISSUER_APPLE_REVOKE_URL`,
+/// `ISSUER_APPLE_MIGRATION_URL`), and any provider's token endpoint in the hosted flow.
 /// The server implements it over HTTP under the rules (docs/reference.md, "Faults and bad input") (one deadline for the whole exchange,
 /// a body cap, no redirects); keeping HTTP out of the core, as `JWKSFetcher` does, keeps the
 /// custody and revocation rules testable on their own.
-public protocol AppleHTTPTransport: Sendable {
+public protocol FormPoster: Sendable {
     /// POSTs `fields` as `application/x-www-form-urlencoded`, with `headers` beside the form's
     /// own (`Authorization` for Apple's migration endpoint), and answers the status and body of
     /// any non-redirect answer; throws when no complete answer came within `timeout`.
-    func postForm(to url: URL, fields: [(String, String)], headers: [(String, String)], timeout: Duration) async throws -> AppleHTTPAnswer
+    func postForm(to url: URL, fields: [(String, String)], headers: [(String, String)], timeout: Duration) async throws -> FormPostAnswer
 }
 
-extension AppleHTTPTransport {
+extension FormPoster {
     /// A form POST with no header of the caller's.
-    public func postForm(to url: URL, fields: [(String, String)], timeout: Duration) async throws -> AppleHTTPAnswer {
+    public func postForm(to url: URL, fields: [(String, String)], timeout: Duration) async throws -> FormPostAnswer {
         try await postForm(to: url, fields: fields, headers: [], timeout: timeout)
     }
 }
 
-/// What one of Apple's endpoints answered.
-public struct AppleHTTPAnswer: Sendable {
+/// What a remote endpoint answered to a form.
+public struct FormPostAnswer: Sendable {
     /// The HTTP status.
     public var status: Int
     /// The body, already bounded by the transport.

@@ -1,10 +1,10 @@
 import Foundation
 import Postgres
 
-/// Revokes sessions: a whole sign-in at once, so every refresh token of it stops working and its
+/// The SQL that revokes sessions: a whole sign-in at once, so every refresh token of it stops working and its
 /// access tokens stop passing `/userinfo` (docs/reference.md, "Revocation" and "Refresh tokens and sessions"). Revoking twice keeps the first
 /// time and reason.
-public struct SessionRevocation: Sendable {
+public struct SessionRevocationStore: Sendable {
     private let pool: ConnectionPool
 
     /// Every statement runs on `pool`.
@@ -64,3 +64,6 @@ public struct SessionRevocation: Sendable {
             [userID, now, reason]).affectedRows
     }
 }
+
+/// The name `RefreshTokenGrant` still uses for `SessionRevocationStore`.
+public typealias SessionRevocation = SessionRevocationStore

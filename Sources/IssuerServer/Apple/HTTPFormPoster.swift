@@ -3,15 +3,16 @@ import Foundation
 import IssuerCore
 import NIOCore
 
-/// Posts to Apple's token and revoke endpoints through `RemoteFetch` (docs/reference.md, "Faults and bad input"): one deadline for
-/// the whole exchange, a 64 KiB cap on Apple's answer, no redirects, `https` only (or loopback).
-struct HTTPAppleTransport: AppleHTTPTransport {
+/// Posts forms to Apple's token and revoke endpoints and to providers' token endpoints through `RemoteFetch`
+/// (docs/reference.md, "Faults and bad input"): one deadline for the whole exchange, a 64 KiB cap
+/// on the answer, no redirects, `https` only (or loopback).
+struct HTTPFormPoster: FormPoster {
     /// docs/reference.md, "Outbound proxy".
     var proxy: OutboundProxy = .direct
     var clients: RemoteHTTPClients = .shared
     var maximumBodySize = 64 * 1024
 
-    func postForm(to url: URL, fields: [(String, String)], headers: [(String, String)], timeout: Duration) async throws -> AppleHTTPAnswer {
+    func postForm(to url: URL, fields: [(String, String)], headers: [(String, String)], timeout: Duration) async throws -> FormPostAnswer {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -19,7 +20,7 @@ struct HTTPAppleTransport: AppleHTTPTransport {
         request.headers.add(name: "Accept", value: "application/json")
         request.body = .bytes(ByteBuffer(string: Self.formEncoded(fields)))
         let response = try await RemoteFetch(proxy: proxy, clients: clients, timeout: timeout, maximumBodySize: maximumBodySize).execute(request)
-        return AppleHTTPAnswer(status: response.status, body: Data(buffer: response.body))
+        return FormPostAnswer(status: response.status, body: Data(buffer: response.body))
     }
 
     /// WHATWG URL §5.2 `application/x-www-form-urlencoded` serialisation.

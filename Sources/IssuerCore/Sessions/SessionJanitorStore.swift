@@ -1,0 +1,48 @@
+import Foundation
+import Postgres
+
+/// What the janitor deletes: each kind of row that outlives its use.
+enum ExpiredRows: Sendable, CaseIterable {
+    /// Refresh tokens past their own expiry.
+    case refreshTokens
+    /// Sessions past their maximum age, with whatever tokens remain (ON DELETE CASCADE).
+    case sessions
+    /// Spent hosted-flow states: they only matter while the state could still open.
+    case spentAuthorizationStates
+}
+
+/// The janitor's one statement: deletes one batch of expired rows.
+protocol SessionJanitorStoring: Sendable {
+    /// Deletes at most `limit` rows of `rows` that expired before `cutoff`; answers how many.
+    func deleteExpired(_ rows: ExpiredRows, before cutoff: Date, limit: Int) async throws -> Int
+}
+
+/// `SessionJanitorStoring` over PostgreSQL. Each batch takes its rows with
+/// `FOR UPDATE SKIP LOCKED`, so two janitors never wait on or double-delete the same rows.
+struct SessionJanitorStore: SessionJanitorStoring {
+    let pool: ConnectionPool
+
+    func deleteExpired(_ rows: ExpiredRows, before cutoff: Date, limit: Int) async throws -> Int {
+        try await pool.query(Self.statement(rows), [cutoff, limit]).affectedRows
+    }
+
+    private static func statement(_ rows: ExpiredRows) -> String {
+        switch rows {
+        case .refreshTokens:
+            """
+            DELETE FROM refresh_tokens WHERE token_hash IN (
+                SELECT token_hash FROM refresh_tokens WHERE expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+            """
+        case .sessions:
+            """
+            DELETE FROM sessions WHERE id IN (
+                SELECT id FROM sessions WHERE expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+            """
+        case .spentAuthorizationStates:
+            """
+            DELETE FROM spent_authorization_states WHERE state_hash IN (
+                SELECT state_hash FROM spent_authorization_states WHERE expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+            """
+        }
+    }
+}

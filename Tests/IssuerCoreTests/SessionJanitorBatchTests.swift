@@ -1,0 +1,61 @@
+import Foundation
+@testable import IssuerCore
+import Synchronization
+import Testing
+
+/// The janitor's batching against a fake store (docs/reference.md, "Refresh tokens and sessions"):
+/// what it asks the store to delete, and when it stops. The statements themselves are tested
+/// against PostgreSQL in `SessionJanitorTests`.
+@Suite("Janitor batching")
+struct SessionJanitorBatchTests {
+    /// Answers each call with the next count of its kind (0 once they run out), and records the calls.
+    final class FakeStore: SessionJanitorStoring {
+        struct Call: Equatable {
+            var rows: ExpiredRows
+            var cutoff: Date
+            var limit: Int
+        }
+
+        private let state: Mutex<(counts: [ExpiredRows: [Int]], calls: [Call])>
+
+        init(_ counts: [ExpiredRows: [Int]]) {
+            state = Mutex((counts, []))
+        }
+
+        var calls: [Call] { state.withLock { $0.calls } }
+
+        func deleteExpired(_ rows: ExpiredRows, before cutoff: Date, limit: Int) async throws -> Int {
+            state.withLock { state in
+                state.calls.append(Call(rows: rows, cutoff: cutoff, limit: limit))
+                return state.counts[rows]?.isEmpty == false ? state.counts[rows]!.removeFirst() : 0
+            }
+        }
+    }
+
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("batches until one comes back short, tokens before sessions before spent states, all before now less the margin")
+    func batchesUntilShort() async throws {
+        let store = FakeStore([.refreshTokens: [10, 10, 3], .sessions: [10, 0], .spentAuthorizationStates: [2]])
+        var janitor = SessionJanitor(store: store)
+        janitor.batchSize = 10
+        janitor.margin = .seconds(600)
+        let deleted = try await janitor.sweep(now: now)
+        #expect(deleted.refreshTokens == 23)
+        #expect(deleted.sessions == 10)
+        #expect(store.calls.map(\.rows) == [.refreshTokens, .refreshTokens, .refreshTokens, .sessions, .sessions, .spentAuthorizationStates])
+        #expect(store.calls.allSatisfy { $0.cutoff == now.addingTimeInterval(-600) && $0.limit == 10 })
+    }
+
+    @Test("stops at maxBatches even while every batch comes back full")
+    func stopsAtMaxBatches() async throws {
+        let store = FakeStore([.refreshTokens: Array(repeating: 5, count: 10), .sessions: Array(repeating: 5, count: 10)])
+        var janitor = SessionJanitor(store: store)
+        janitor.batchSize = 5
+        let deleted = try await janitor.sweep(now: now, maxBatches: 3)
+        #expect(deleted.refreshTokens == 15)
+        #expect(deleted.sessions == 15)
+        #expect(store.calls.filter { $0.rows == .refreshTokens }.count == 3)
+        #expect(store.calls.filter { $0.rows == .spentAuthorizationStates }.count == 1, "an empty first batch ends that kind")
+    }
+}
