@@ -27,7 +27,7 @@ public struct RefreshTokenGrant: Sendable {
     }
 
     private let store: RefreshRotationStore
-    private let revocation: SessionRevocation
+    private let revocation: SessionRevocationStore
     private let clients: ClientRegistry
     private let successorKey: [UInt8]
     private let responder: TokenResponder
@@ -40,7 +40,7 @@ public struct RefreshTokenGrant: Sendable {
     ///   - secret: the server secret; successors are derived under its `refresh-token-successor` subkey.
     ///   - events: told of every detected reuse (for metrics).
     public init(
-        store: RefreshRotationStore, revocation: SessionRevocation, clients: ClientRegistry, secret: ServerSecret,
+        store: RefreshRotationStore, revocation: SessionRevocationStore, clients: ClientRegistry, secret: ServerSecret,
         responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Duration, grace: Duration,
         events: any AccountEvents = UncountedAccountEvents()
     ) {

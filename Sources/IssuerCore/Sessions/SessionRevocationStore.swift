@@ -64,6 +64,3 @@ public struct SessionRevocationStore: Sendable {
             [userID, now, reason]).affectedRows
     }
 }
-
-/// The name `RefreshTokenGrant` still uses for `SessionRevocationStore`.
-public typealias SessionRevocation = SessionRevocationStore
