@@ -56,14 +56,14 @@ struct AccountDeletionTests {
                 #expect(rig.apple.revokedTokens == [appleToken])
 
                 #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .unauthorized)
-                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
                 let again = try await Self.delete(client, session: tokens)
                 #expect(again.status == .badRequest, "the session's refresh token went with the account")
                 #expect(again.json["error"] as? String == "invalid_grant")
 
                 // The other user is untouched, Apple token included.
                 #expect(try await UserInfoEndpointTests.userinfo(client, other["access_token"] as? String).status == .ok)
-                #expect(try await RefreshGrantTests.refresh(client, other["refresh_token"] as! String).status == .ok)
+                #expect(try await RefreshRequest.post(client, other["refresh_token"] as! String).status == .ok)
                 #expect(try await AppleTestRig.heldToken(rig.fixture, userID: try AppleTestRig.userID(rig.fixture, other)) == otherAppleToken)
 
                 let audit = try #require(try await rig.fixture.pool.query(
@@ -89,7 +89,7 @@ struct AccountDeletionTests {
     func challenges() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let tokens = try await NativeSignIn.tokens(client, fixture)
                 let none = try await Self.delete(client, nil, refreshToken: tokens["refresh_token"] as? String)
                 #expect(none.status == .unauthorized)
                 #expect(none.headers[.wwwAuthenticate] == "Bearer")
@@ -116,11 +116,11 @@ struct AccountDeletionTests {
 
     @Test("Two proofs: an access token alone (a hosted-flow token for web included) deletes nothing: 400 invalid_request", arguments: [false, true])
     func accessTokenAlone(hosted: Bool) async throws {
-        try await HostedFlowTests.withFixture { fixture in
+        try await HostedFlow.withFixture { fixture in
             try await fixture.test { client in
                 let tokens = hosted
-                    ? try await HostedFlowTests.signIn(client, fixture, clientID: "clanboards-mobile", scope: "openid")
-                    : try await RefreshGrantTests.signIn(client, fixture)
+                    ? try await HostedFlow.signIn(client, fixture, clientID: "clanboards-mobile", scope: "openid")
+                    : try await NativeSignIn.tokens(client, fixture)
                 let answer = try await Self.delete(client, tokens["access_token"] as? String, refreshToken: nil)
                 #expect(answer.status == .badRequest)
                 #expect(answer.json["error"] as? String == "invalid_request")
@@ -137,9 +137,9 @@ struct AccountDeletionTests {
     func refreshTokenOfAnotherSession() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.one")
-                let sameUser = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.one")
-                let otherUser = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.two")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "proof.one")
+                let sameUser = try await NativeSignIn.tokens(client, fixture, subject: "proof.one")
+                let otherUser = try await NativeSignIn.tokens(client, fixture, subject: "proof.two")
                 let access = tokens["access_token"] as? String
                 for refresh in [sameUser["refresh_token"] as? String, otherUser["refresh_token"] as? String, RefreshToken.generate().value, "short"] {
                     let answer = try await Self.delete(client, access, refreshToken: refresh)
@@ -160,8 +160,8 @@ struct AccountDeletionTests {
     func spentRefreshToken(body: Body) async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let first = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.spent")
-                let rotated = try await RefreshGrantTests.refresh(client, first["refresh_token"] as! String).json
+                let first = try await NativeSignIn.tokens(client, fixture, subject: "proof.spent")
+                let rotated = try await RefreshRequest.post(client, first["refresh_token"] as! String).json
                 let access = rotated["access_token"] as? String
                 // After the grace: theft.
                 fixture.clock.advance(by: 60)
@@ -170,8 +170,8 @@ struct AccountDeletionTests {
                 #expect(late.json["error"] as? String == "invalid_grant")
                 #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .unauthorized, "the session is revoked")
 
-                let second = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.spent")
-                let next = try await RefreshGrantTests.refresh(client, second["refresh_token"] as! String).json
+                let second = try await NativeSignIn.tokens(client, fixture, subject: "proof.spent")
+                let next = try await RefreshRequest.post(client, second["refresh_token"] as! String).json
                 // Inside the grace: the spent token still proves the session (a lost answer's retry).
                 let inGrace = try await Self.delete(client, next["access_token"] as? String, refreshToken: second["refresh_token"] as? String, body: body)
                 #expect(inGrace.status == .noContent)
@@ -185,10 +185,10 @@ struct AccountDeletionTests {
     func notRotated() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let tokens = try await NativeSignIn.tokens(client, fixture)
                 let refused = try await Self.delete(client, "garbage", refreshToken: tokens["refresh_token"] as? String)
                 #expect(refused.status == .unauthorized)
-                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).status == .ok)
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).status == .ok)
             }
             #expect(try await fixture.count("refresh_tokens WHERE spent_at IS NOT NULL") == 1)
         }

@@ -42,9 +42,9 @@ struct AccountSessionsTests {
     func list() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let phone = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.one")
-                let tablet = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.one")
-                let stranger = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.two")
+                let phone = try await NativeSignIn.tokens(client, fixture, subject: "devices.one")
+                let tablet = try await NativeSignIn.tokens(client, fixture, subject: "devices.one")
+                let stranger = try await NativeSignIn.tokens(client, fixture, subject: "devices.two")
                 let response = try await Self.call(client, .get, "/account/sessions", phone, withRefresh: false)
                 #expect(response.status == .ok)
                 #expect(response.headers[.cacheControl] == "no-store")
@@ -66,19 +66,19 @@ struct AccountSessionsTests {
     func revokeOne() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let phone = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.three")
-                let tablet = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.three")
-                let stranger = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.four")
+                let phone = try await NativeSignIn.tokens(client, fixture, subject: "devices.three")
+                let tablet = try await NativeSignIn.tokens(client, fixture, subject: "devices.three")
+                let stranger = try await NativeSignIn.tokens(client, fixture, subject: "devices.four")
                 let tabletPath = "/account/sessions/\(try Self.sid(fixture, tablet))"
                 let accessOnly = try await Self.call(client, .delete, tabletPath, phone, withRefresh: false)
                 #expect(accessOnly.status == .badRequest && accessOnly.json["error"] as? String == "invalid_request")
                 let foreign = try await Self.call(client, .delete, "/account/sessions/\(try Self.sid(fixture, stranger))", phone)
                 #expect(foreign.status == .notFound)
                 #expect(try await Self.call(client, .delete, "/account/sessions/not-a-sid", phone).status == .notFound)
-                #expect(try await RefreshGrantTests.refresh(client, stranger["refresh_token"] as! String).status == .ok, "nothing of the other user revoked")
+                #expect(try await RefreshRequest.post(client, stranger["refresh_token"] as! String).status == .ok, "nothing of the other user revoked")
 
                 #expect(try await Self.call(client, .delete, tabletPath, phone).status == .noContent)
-                let refused = try await RefreshGrantTests.refresh(client, tablet["refresh_token"] as! String)
+                let refused = try await RefreshRequest.post(client, tablet["refresh_token"] as! String)
                 #expect(refused.json["error"] as? String == "invalid_grant")
                 #expect(Self.sids(try await Self.call(client, .get, "/account/sessions", phone, withRefresh: false)).count == 1)
                 #expect(try await Self.call(client, .delete, tabletPath, phone).status == .notFound, "no longer live")
@@ -90,13 +90,13 @@ struct AccountSessionsTests {
     func revokeOthers() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let phone = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.five")
-                let tablet = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.five")
-                let laptop = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.five")
+                let phone = try await NativeSignIn.tokens(client, fixture, subject: "devices.five")
+                let tablet = try await NativeSignIn.tokens(client, fixture, subject: "devices.five")
+                let laptop = try await NativeSignIn.tokens(client, fixture, subject: "devices.five")
                 #expect(try await Self.call(client, .delete, "/account/sessions", phone).status == .noContent)
-                #expect(try await RefreshGrantTests.refresh(client, phone["refresh_token"] as! String).status == .ok)
+                #expect(try await RefreshRequest.post(client, phone["refresh_token"] as! String).status == .ok)
                 for other in [tablet, laptop] {
-                    #expect(try await RefreshGrantTests.refresh(client, other["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+                    #expect(try await RefreshRequest.post(client, other["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
                 }
                 let revokedList = try await Self.call(client, .get, "/account/sessions", tablet, withRefresh: false)
                 #expect(revokedList.status == .unauthorized && revokedList.json["error"] as? String == "invalid_token")

@@ -48,7 +48,7 @@ struct AppleNotificationsTests {
     func emailForwarding(encoding: Encoding) async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.mail")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "notify.mail")
                 let userID = try AppleTestRig.userID(fixture, tokens)
                 let disabled = try await Self.post(client, try Self.notification(fixture, type: "email-disabled", sub: "notify.mail", encoding: encoding))
                 #expect(disabled.status == .ok)
@@ -81,7 +81,7 @@ struct AppleNotificationsTests {
                 let answer = try await Self.post(client, try Self.notification(fixture, type: "consent-revoked", sub: "notify.consent", encoding: .object))
                 #expect(answer.status == .ok)
                 for tokens in [first, second] {
-                    #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+                    #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
                     #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .unauthorized)
                 }
                 #expect(try await AppleTestRig.heldToken(fixture, userID: userID) == nil)
@@ -104,7 +104,7 @@ struct AppleNotificationsTests {
                 let userID = try AppleTestRig.userID(fixture, tokens)
                 #expect(try await Self.post(client, try Self.notification(fixture, type: type, sub: "notify.gone")).status == .ok)
                 #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .unauthorized)
-                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
                 #expect(try await UserInfoEndpointTests.userinfo(client, other["access_token"] as? String).status == .ok)
                 let reason = try await fixture.pool.query("SELECT reason FROM account_deletions WHERE user_id = $1", [userID]).single?.decode(String.self, at: 0)
                 #expect(reason == "apple account deleted")
@@ -121,7 +121,7 @@ struct AppleNotificationsTests {
     func refused() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.attack")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "notify.attack")
                 let now = Int(fixture.clock.now.timeIntervalSince1970)
                 let attacks: [(String, String)] = [
                     ("forged", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", key: try RSAPrivateKey.generate())),
@@ -150,7 +150,7 @@ struct AppleNotificationsTests {
     func oldPayloadRefused() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.replay")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "notify.replay")
                 let issued = fixture.clock.now.addingTimeInterval(-400 * 24 * 3600)
                 let payload = try Self.notification(
                     fixture, type: "consent-revoked", sub: "notify.replay", eventTime: issued,
@@ -175,7 +175,7 @@ struct AppleNotificationsTests {
                 let payload = try Self.notification(
                     fixture, type: "consent-revoked", sub: "notify.later", eventTime: fixture.clock.now.addingTimeInterval(3600),
                     claims: ["iat": Int(issued.timeIntervalSince1970)])
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.later")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "notify.later")
                 #expect(try await Self.post(client, payload).status == .ok)
                 #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
             }
@@ -188,7 +188,7 @@ struct AppleNotificationsTests {
     func absurdEventTime(eventTime: String) async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.nan")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "notify.nan")
                 let userID = try AppleTestRig.userID(fixture, tokens)
                 let now = Int(fixture.clock.now.timeIntervalSince1970)
                 let events = #"{"type":"email-disabled","sub":"notify.nan","event_time":"\#(eventTime)"}"#
@@ -203,7 +203,7 @@ struct AppleNotificationsTests {
     func idempotent() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.twice")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "notify.twice")
                 let userID = try AppleTestRig.userID(fixture, tokens)
                 let jti = "jti-\(UUID().uuidString)"
                 #expect(try await Self.post(client, try Self.notification(fixture, type: "email-disabled", sub: "notify.twice", jti: jti)).status == .ok)

@@ -17,7 +17,7 @@ struct HostedProviderFlowTests {
         _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
     ) async throws {
         try await ProviderExchangeTests.withProvider(
-            environment: withApple ? ["ISSUER_APPLE_SERVICES_ID": HostedFlowTests.servicesID] : [:],
+            environment: withApple ? ["ISSUER_APPLE_SERVICES_ID": HostedFlow.servicesID] : [:],
             { [
                 "id": "corp", "kind": "oidc", "issuer": $0.issuer, "client_id": "issuer-at-corp",
                 "client_secret": FakeGoogleServer.clientSecret, "scopes": ["openid", "email"],
@@ -27,11 +27,11 @@ struct HostedProviderFlowTests {
     @Test("authorize → the provider (code + PKCE S256, nonce, state) → callback → the client's code → tokens; the provider's tokens are not kept")
     func wholeFlow() async throws {
         try await Self.withProvider { fixture, provider, client in
-            let authorize = try await client.get(HostedFlowTests.authorizeQuery())
+            let authorize = try await client.get(HostedFlow.authorizeQuery())
             #expect(authorize.status == .found)
             let location = try #require(authorize.headers[.location])
             #expect(location.hasPrefix(provider.issuer + "/o/oauth2/v2/auth?"), "the only provider: straight there")
-            let request = HostedFlowTests.query(location)
+            let request = HostedFlow.query(location)
             #expect(request["response_type"] == "code")
             #expect(request["client_id"] == "issuer-at-corp")
             #expect(request["code_challenge_method"] == "S256")
@@ -43,13 +43,13 @@ struct HostedProviderFlowTests {
             let code = provider.issueCode(subject: "corp-user-1", for: request)
             let back = try await client.get("/auth/corp/callback?code=\(RedirectURI.encode(code))&state=\(RedirectURI.encode(state))")
             #expect(back.status == .found)
-            let answer = HostedFlowTests.query(back.headers[.location])
+            let answer = HostedFlow.query(back.headers[.location])
             #expect(answer["state"] == "client-state")
             #expect(answer["iss"] == fixture.configuration.issuerURL.absoluteString)
             let ours = try #require(answer["code"])
             let tokens = try await client.postForm("/oauth2/token", [
-                ("grant_type", "authorization_code"), ("code", ours), ("redirect_uri", HostedFlowTests.redirectURI),
-                ("client_id", "clanboards-mobile"), ("code_verifier", HostedFlowTests.verifier),
+                ("grant_type", "authorization_code"), ("code", ours), ("redirect_uri", HostedFlow.redirectURI),
+                ("client_id", "clanboards-mobile"), ("code_verifier", HostedFlow.verifier),
             ])
             #expect(tokens.status == .ok, "\(tokens.json)")
             #expect(try await ProviderExchangeTests.identity(fixture, tokens.json) == ("corp", "corp-user-1"))
@@ -72,12 +72,12 @@ struct HostedProviderFlowTests {
     @Test("the provider's error (the user cancelled) is access_denied at the client; a refused code too; a forged state is a page")
     func refusals() async throws {
         try await Self.withProvider { fixture, provider, client in
-            let request = HostedFlowTests.query(try await client.get(HostedFlowTests.authorizeQuery()).headers[.location])
+            let request = HostedFlow.query(try await client.get(HostedFlow.authorizeQuery()).headers[.location])
             let state = try #require(request["state"])
             let cancelled = try await client.get("/auth/corp/callback?error=access_denied&state=\(RedirectURI.encode(state))")
-            #expect(HostedFlowTests.query(cancelled.headers[.location])["error"] == "access_denied")
+            #expect(HostedFlow.query(cancelled.headers[.location])["error"] == "access_denied")
             let refused = try await client.get("/auth/corp/callback?code=not-issued&state=\(RedirectURI.encode(state))")
-            #expect(HostedFlowTests.query(refused.headers[.location])["error"] == "access_denied")
+            #expect(HostedFlow.query(refused.headers[.location])["error"] == "access_denied")
             let forged = try await client.get("/auth/corp/callback?code=x&state=forged")
             #expect(forged.status == .badRequest)
             let unknown = try await client.get("/auth/other/callback?code=x&state=\(RedirectURI.encode(state))")
@@ -90,7 +90,7 @@ struct HostedProviderFlowTests {
     @Test("with Apple and a provider: a chooser page whose links carry one state; provider= or idp_hint= goes straight there; an unknown one is refused to the client")
     func chooser() async throws {
         try await Self.withProvider(withApple: true) { _, provider, client in
-            let page = try await client.get(HostedFlowTests.authorizeQuery())
+            let page = try await client.get(HostedFlow.authorizeQuery())
             #expect(page.status == .ok)
             #expect(page.headers[.contentSecurityPolicy] == "default-src 'none'")
             let html = String(buffer: page.body)
@@ -99,12 +99,12 @@ struct HostedProviderFlowTests {
             let states = html.components(separatedBy: "state=").dropFirst().map { $0.prefix { $0 != "&" && $0 != "\"" } }
             #expect(states.count == 2 && Set(states).count == 1, "both links carry the same sealed state")
 
-            let direct = try await client.get(HostedFlowTests.authorizeQuery(["provider": "corp"]))
+            let direct = try await client.get(HostedFlow.authorizeQuery(["provider": "corp"]))
             #expect(direct.headers[.location]?.hasPrefix(provider.issuer) == true)
-            let hinted = try await client.get(HostedFlowTests.authorizeQuery(["idp_hint": "apple"]))
+            let hinted = try await client.get(HostedFlow.authorizeQuery(["idp_hint": "apple"]))
             #expect(hinted.headers[.location]?.hasPrefix("https://appleid.apple.com/") == true)
-            let unknown = try await client.get(HostedFlowTests.authorizeQuery(["provider": "facebook"]))
-            #expect(HostedFlowTests.query(unknown.headers[.location])["error"] == "invalid_request")
+            let unknown = try await client.get(HostedFlow.authorizeQuery(["provider": "facebook"]))
+            #expect(HostedFlow.query(unknown.headers[.location])["error"] == "invalid_request")
         }
     }
 }

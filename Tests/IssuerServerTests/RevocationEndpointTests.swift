@@ -20,14 +20,14 @@ struct RevocationEndpointTests {
     func revokeRefreshToken() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let tokens = try await NativeSignIn.tokens(client, fixture)
                 let refresh = tokens["refresh_token"] as! String
                 let access = tokens["access_token"] as! String
                 #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .ok)
                 let response = try await Self.revoke(client, refresh)
                 #expect(response.status == .ok)
                 #expect(response.body.readableBytes == 0)
-                #expect(try await RefreshGrantTests.refresh(client, refresh).json["error"] as? String == "invalid_grant")
+                #expect(try await RefreshRequest.post(client, refresh).json["error"] as? String == "invalid_grant")
                 #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .unauthorized)
                 #expect(try await Self.revoke(client, refresh).status == .ok, "already revoked: still 200")
             }
@@ -38,9 +38,9 @@ struct RevocationEndpointTests {
     func revokeAccessToken() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let tokens = try await NativeSignIn.tokens(client, fixture)
                 #expect(try await Self.revoke(client, tokens["access_token"] as? String).status == .ok)
-                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
             }
         }
     }
@@ -49,7 +49,7 @@ struct RevocationEndpointTests {
     func revokeOddTokens() async throws {
         try await withIssuer(environment: ["ISSUER_CLIENTS_FILE": try IssuerTestFixture.twoClientsFile().path]) { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let tokens = try await NativeSignIn.tokens(client, fixture)
                 for token in [RefreshToken.generate().value, "garbage", "a.b.c", String(repeating: "x", count: 5000)] {
                     #expect(try await Self.revoke(client, token).status == .ok)
                 }
@@ -58,7 +58,7 @@ struct RevocationEndpointTests {
                 #expect(try await Self.revoke(client, nil).json["error"] as? String == "invalid_request")
                 #expect(try await Self.revoke(client, "x", clientID: nil).json["error"] as? String == "invalid_request")
                 #expect(try await Self.revoke(client, "x", clientID: "nobody").json["error"] as? String == "invalid_client")
-                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).status == .ok, "nothing was revoked")
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).status == .ok, "nothing was revoked")
             }
             #expect(try await fixture.pool.query("SELECT count(*) FROM sessions WHERE revoked_at IS NOT NULL").single!.decode(Int.self, at: 0) == 0)
         }

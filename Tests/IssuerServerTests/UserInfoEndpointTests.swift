@@ -50,7 +50,7 @@ struct UserInfoEndpointTests {
                 #expect(none.status == .unauthorized)
                 #expect(none.headers[.wwwAuthenticate] == "Bearer")
 
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let tokens = try await NativeSignIn.tokens(client, fixture)
                 let access = tokens["access_token"] as! String
                 let ring = try fixture.ring()
                 let payload = Base64URL.decode(access.split(separator: ".")[1])!

@@ -162,16 +162,16 @@ struct ErrorClassificationTests {
 
     @Test("a statement bound with the wrong number of parameters is a server error, not an outage")
     func wrongParameterCount() async throws {
-        let pool = try await TestCluster.freshPool(size: 1)
-        let error = await #expect(throws: PostgresError.self) {
-            try await pool.withConnection { connection in
-                _ = try connection.query("SELECT $1::int", [1])
-                // The same text, now prepared, bound with two values.
-                _ = try connection.query("SELECT $1::int", [1, 2])
+        try await TestCluster.withFreshPool(size: 1) { pool throws in
+            let error = await #expect(throws: PostgresError.self) {
+                try await pool.withConnection { connection in
+                    _ = try connection.query("SELECT $1::int", [1])
+                    // The same text, now prepared, bound with two values.
+                    _ = try connection.query("SELECT $1::int", [1, 2])
+                }
             }
+            #expect(error?.isUnavailable == false)
+            #expect(try await pool.query("SELECT 1").single?.decode(Int.self, at: 0) == 1, "the pool recovers")
         }
-        #expect(error?.isUnavailable == false)
-        #expect(try await pool.query("SELECT 1").single?.decode(Int.self, at: 0) == 1, "the pool recovers")
-        await pool.close()
     }
 }
