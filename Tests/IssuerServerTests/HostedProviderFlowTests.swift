@@ -10,23 +10,9 @@ import TestSupport
 /// PKCE, the sealed single-use state, and the same end as Apple's callback.
 @Suite("Hosted sign-in through any provider", .timeLimit(.minutes(10)))
 struct HostedProviderFlowTests {
-    /// An issuer with the provider `corp` (kind oidc, its endpoints from its discovery document)
-    /// serving the hosted flow, and Apple's hosted flow when `withApple`.
-    static func withProvider(
-        withApple: Bool = false,
-        _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
-    ) async throws {
-        try await ProviderExchangeTests.withProvider(
-            environment: withApple ? ["ISSUER_APPLE_SERVICES_ID": HostedFlow.servicesID] : [:],
-            { [
-                "id": "corp", "kind": "oidc", "issuer": $0.issuer, "client_id": "issuer-at-corp",
-                "client_secret": FakeGoogleServer.clientSecret, "scopes": ["openid", "email"],
-            ] }, body)
-    }
-
     @Test("authorize → the provider (code + PKCE S256, nonce, state) → callback → the client's code → tokens; the provider's tokens are not kept")
     func wholeFlow() async throws {
-        try await Self.withProvider { fixture, provider, client in
+        try await ProviderIssuer.withHostedOIDCProvider { fixture, provider, client in
             let authorize = try await client.get(HostedFlow.authorizeQuery())
             #expect(authorize.status == .found)
             let location = try #require(authorize.headers[.location])
@@ -52,7 +38,7 @@ struct HostedProviderFlowTests {
                 ("client_id", "clanboards-mobile"), ("code_verifier", HostedFlow.verifier),
             ])
             #expect(tokens.status == .ok, "\(tokens.json)")
-            #expect(try await ProviderExchangeTests.identity(fixture, tokens.json) == ("corp", "corp-user-1"))
+            #expect(try await ProviderIssuer.identity(fixture, tokens.json) == ("corp", "corp-user-1"))
 
             // The issuer's request to the provider: its secret and the PKCE verifier.
             let sent = try #require(provider.state.withLock { $0.tokenRequests.first })
@@ -62,7 +48,7 @@ struct HostedProviderFlowTests {
             let dump = try await AppleTestRig.dump(fixture.pool)
             #expect(!dump.contains("ya29.provider-access") && !dump.contains("1//provider-refresh"))
 
-            #expect(ProviderExchangeTests.signIns(fixture, provider: "corp", flow: "hosted", outcome: "success") == 1)
+            #expect(MetricsExposition.signIns(fixture.metrics, provider: "corp", flow: "hosted", outcome: "success") == 1)
             // The state is single-use.
             let replay = try await client.get("/auth/corp/callback?code=\(RedirectURI.encode(code))&state=\(RedirectURI.encode(state))")
             #expect(replay.status == .badRequest)
@@ -71,7 +57,7 @@ struct HostedProviderFlowTests {
 
     @Test("the provider's error (the user cancelled) is access_denied at the client; a refused code too; a forged state is a page")
     func refusals() async throws {
-        try await Self.withProvider { fixture, provider, client in
+        try await ProviderIssuer.withHostedOIDCProvider { fixture, provider, client in
             let request = HostedFlow.query(try await client.get(HostedFlow.authorizeQuery()).headers[.location])
             let state = try #require(request["state"])
             let cancelled = try await client.get("/auth/corp/callback?error=access_denied&state=\(RedirectURI.encode(state))")
@@ -83,13 +69,13 @@ struct HostedProviderFlowTests {
             let unknown = try await client.get("/auth/other/callback?code=x&state=\(RedirectURI.encode(state))")
             #expect(unknown.status == .notFound)
             #expect(try await fixture.count("users") == 0)
-            #expect(ProviderExchangeTests.signIns(fixture, provider: "corp", flow: "hosted", outcome: "access_denied") == 2)
+            #expect(MetricsExposition.signIns(fixture.metrics, provider: "corp", flow: "hosted", outcome: "access_denied") == 2)
         }
     }
 
     @Test("with Apple and a provider: a chooser page whose links carry one state; provider= or idp_hint= goes straight there; an unknown one is refused to the client")
     func chooser() async throws {
-        try await Self.withProvider(withApple: true) { _, provider, client in
+        try await ProviderIssuer.withHostedOIDCProvider(withApple: true) { _, provider, client in
             let page = try await client.get(HostedFlow.authorizeQuery())
             #expect(page.status == .ok)
             #expect(page.headers[.contentSecurityPolicy] == "default-src 'none'")

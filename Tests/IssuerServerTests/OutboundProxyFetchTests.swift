@@ -91,7 +91,7 @@ struct OutboundProxyFetchTests {
             let (code, _) = rig.apple.issueCode(subject: "proxied.user")
             try await AppleTestRig.test(rig.fixture) { client in
                 let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: "proxied.user", code: code)
-                #expect(try await AccountDeletionTests.delete(client, session: tokens).status == .noContent)
+                #expect(try await AccountDeletionRequest.delete(client, session: tokens).status == .noContent)
             }
             #expect(rig.apple.state.withLock { $0.tokenRequests } == 1)
             #expect(rig.apple.state.withLock { $0.revoked.count } == 1)

@@ -9,13 +9,6 @@ import TestSupport
 
 @Suite("POST /oauth2/revoke (RFC 7009)")
 struct RevocationEndpointTests {
-    static func revoke(_ client: some TestClientProtocol, _ token: String?, clientID: String? = "clanboards-mobile") async throws -> TestResponse {
-        var fields: [(String, String)] = []
-        if let token { fields.append(("token", token)) }
-        if let clientID { fields.append(("client_id", clientID)) }
-        return try await client.postForm("/oauth2/revoke", fields)
-    }
-
     @Test("revoking a refresh token ends its session: refresh and access tokens stop working")
     func revokeRefreshToken() async throws {
         try await withIssuer { fixture in
@@ -23,13 +16,13 @@ struct RevocationEndpointTests {
                 let tokens = try await NativeSignIn.tokens(client, fixture)
                 let refresh = tokens["refresh_token"] as! String
                 let access = tokens["access_token"] as! String
-                #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .ok)
-                let response = try await Self.revoke(client, refresh)
+                #expect(try await UserInfoRequest.send(client, access).status == .ok)
+                let response = try await RevocationRequest.post(client, refresh)
                 #expect(response.status == .ok)
                 #expect(response.body.readableBytes == 0)
                 #expect(try await RefreshRequest.post(client, refresh).json["error"] as? String == "invalid_grant")
-                #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .unauthorized)
-                #expect(try await Self.revoke(client, refresh).status == .ok, "already revoked: still 200")
+                #expect(try await UserInfoRequest.send(client, access).status == .unauthorized)
+                #expect(try await RevocationRequest.post(client, refresh).status == .ok, "already revoked: still 200")
             }
         }
     }
@@ -39,7 +32,7 @@ struct RevocationEndpointTests {
         try await withIssuer { fixture in
             try await fixture.test { client in
                 let tokens = try await NativeSignIn.tokens(client, fixture)
-                #expect(try await Self.revoke(client, tokens["access_token"] as? String).status == .ok)
+                #expect(try await RevocationRequest.post(client, tokens["access_token"] as? String).status == .ok)
                 #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
             }
         }
@@ -51,13 +44,13 @@ struct RevocationEndpointTests {
             try await fixture.test { client in
                 let tokens = try await NativeSignIn.tokens(client, fixture)
                 for token in [RefreshToken.generate().value, "garbage", "a.b.c", String(repeating: "x", count: 5000)] {
-                    #expect(try await Self.revoke(client, token).status == .ok)
+                    #expect(try await RevocationRequest.post(client, token).status == .ok)
                 }
-                #expect(try await Self.revoke(client, tokens["refresh_token"] as? String, clientID: "other-app").status == .ok)
-                #expect(try await Self.revoke(client, tokens["access_token"] as? String, clientID: "other-app").status == .ok)
-                #expect(try await Self.revoke(client, nil).json["error"] as? String == "invalid_request")
-                #expect(try await Self.revoke(client, "x", clientID: nil).json["error"] as? String == "invalid_request")
-                #expect(try await Self.revoke(client, "x", clientID: "nobody").json["error"] as? String == "invalid_client")
+                #expect(try await RevocationRequest.post(client, tokens["refresh_token"] as? String, clientID: "other-app").status == .ok)
+                #expect(try await RevocationRequest.post(client, tokens["access_token"] as? String, clientID: "other-app").status == .ok)
+                #expect(try await RevocationRequest.post(client, nil).json["error"] as? String == "invalid_request")
+                #expect(try await RevocationRequest.post(client, "x", clientID: nil).json["error"] as? String == "invalid_request")
+                #expect(try await RevocationRequest.post(client, "x", clientID: "nobody").json["error"] as? String == "invalid_client")
                 #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).status == .ok, "nothing was revoked")
             }
             #expect(try await fixture.pool.query("SELECT count(*) FROM sessions WHERE revoked_at IS NOT NULL").single!.decode(Int.self, at: 0) == 0)

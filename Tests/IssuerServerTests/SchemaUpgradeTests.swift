@@ -42,9 +42,9 @@ struct SchemaUpgradeTests {
         try await Self.withIssuer(on: conninfo) { fixture, client in
             let tokens = try await AppleTestRig.signIn(client, fixture, subject: "001.before", code: nil)
             #expect(try AppleTestRig.userID(fixture, tokens) == userID, "the internal sub is unchanged")
-            let account = try await AccountSessionsTests.call(client, .get, "/account", tokens, withRefresh: false)
-            #expect(AccountIdentitiesTests.providers(account) == ["apple"])
-            let sessions = AccountSessionsTests.sids(try await AccountSessionsTests.call(client, .get, "/account/sessions", tokens, withRefresh: false))
+            let account = try await AccountRequest.send(client, .get, "/account", tokens, withRefresh: false)
+            #expect(AccountRequest.providers(account) == ["apple"])
+            let sessions = AccountRequest.sessionIDs(try await AccountRequest.send(client, .get, "/account/sessions", tokens, withRefresh: false))
             #expect(sessions.count == 2 && sessions[sessionID.uuidString.lowercased()] == false, "the old session is listed")
         }
     }

@@ -73,9 +73,7 @@ struct StaticRouteHandlerTests {
             #expect(body == Self.body)
             #expect(try Self.passedOn(channel).isEmpty, "the router never sees it")
         }
-        var exposition = [UInt8]()
-        metrics.registry.emit(into: &exposition)
-        #expect(String(decoding: exposition, as: UTF8.self)
+        #expect(MetricsExposition.text(metrics)
             .contains(#"issuer_http_requests_total{route="/oauth2/jwks.json",method="GET",status="200"} 3"#))
     }
 

@@ -72,7 +72,7 @@ struct ConnectionPoolTests {
                     if waiting < sleepers { try await Task.sleep(for: .milliseconds(25)) }
                 }
                 #expect(waiting == sleepers)
-                let unrelated = try await ReconnectTests.withinBound(seconds: 60) {
+                let unrelated = try await WithinBound.value(seconds: 60) {
                     var ticks = 0
                     for _ in 0..<10 {
                         try await Task.sleep(for: .milliseconds(10))

@@ -21,7 +21,7 @@ struct ReconnectTests {
                 try await Offload.run { try cluster.forceStop() }
 
                 for _ in 0..<5 {
-                    let outcome = try await Self.withinBound(seconds: 10) {
+                    let outcome = try await WithinBound.value(seconds: 10) {
                         do {
                             try await pool.query("SELECT 1")
                             return "answered"
@@ -42,20 +42,6 @@ struct ReconnectTests {
                 }
             }
             cluster.stop()
-        }
-    }
-
-    /// Fails the test instead of hanging if `body` takes longer than `seconds`.
-    static func withinBound<T: Sendable>(seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            let first = try await group.next()!
-            group.cancelAll()
-            return try #require(first, "the call did not return within \(seconds) s")
         }
     }
 }
