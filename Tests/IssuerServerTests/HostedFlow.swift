@@ -9,6 +9,7 @@ import TestSupport
 /// would, against an in-process issuer with a faked Apple: the authorize request, Apple's
 /// form post back, the code redeemed.
 enum HostedFlow {
+    /// The Services ID the hosted flow is configured with: the `aud` of Apple's tokens to it.
     static let servicesID = "com.example.web"
     static let redirectURI = "clanboards://oauthredirect"
     static let verifier = "verifier-" + String(repeating: "x", count: 50)
@@ -23,6 +24,8 @@ enum HostedFlow {
         return try await withIssuer(environment: environment, clock: clock, body)
     }
 
+    /// `/oauth2/authorize` with a PKCE S256 request of the default client; `overrides` replaces
+    /// parameters, and a nil value leaves one out.
     static func authorizeQuery(_ overrides: [String: String?] = [:]) -> String {
         var parameters: [String: String?] = [
             "response_type": "code", "client_id": "clanboards-mobile", "redirect_uri": redirectURI,
@@ -35,6 +38,7 @@ enum HostedFlow {
         }.sorted().joined(separator: "&")
     }
 
+    /// The query parameters of a `Location`, by name (empty when there is none).
     static func query(_ location: String?) -> [String: String] {
         guard let location, let components = URLComponents(string: location) else { return [:] }
         return (components.queryItems ?? []).reduce(into: [:]) { $0[$1.name] = $1.value }
@@ -74,6 +78,7 @@ enum HostedFlow {
         return tokens.json
     }
 
+    /// Apple's form post to the callback.
     static func callback(_ client: any TestClientProtocol, _ fields: [(String, String)]) async throws -> TestResponse {
         try await client.postForm("/auth/apple/callback", fields)
     }
