@@ -11,11 +11,11 @@ struct SessionJanitorTests {
         try await TestCluster.withMigratedPool(size: 4) { pool in
             let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
             let shortLived = SignInStore(pool: pool, clock: clock, refreshTokenTTL: .seconds(60), sessionMaxAge: .seconds(120))
-            for i in 0..<30 { _ = try await shortLived.signIn(SignInStoreTests.request(subject: "old\(i % 3)")) }
+            for i in 0..<30 { _ = try await shortLived.signIn(SampleSignIn.request(subject: "old\(i % 3)")) }
             clock.advance(by: 10_000)
             let longLived = SignInStore(pool: pool, clock: clock, refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
             var live: [UUID] = []
-            for i in 0..<7 { live.append(try await longLived.signIn(SignInStoreTests.request(subject: "new\(i)")).sessionID) }
+            for i in 0..<7 { live.append(try await longLived.signIn(SampleSignIn.request(subject: "new\(i)")).sessionID) }
             // A spent token whose own expiry lies ahead must stay: reuse detection needs it.
             try await pool.query("UPDATE refresh_tokens SET spent_at = $1 WHERE session_id = $2", [clock.now, live[0]])
 

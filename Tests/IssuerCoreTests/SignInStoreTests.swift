@@ -6,20 +6,13 @@ import TestSupport
 
 @Suite("Sign-in storage (reference: Native sign-in, §4.3)")
 struct SignInStoreTests {
-    static func request(subject: String, givenName: String? = nil, email: String? = "a@example.com") -> SignInRequest {
-        SignInRequest(
-            identity: ExternalIdentity(provider: "apple", subject: subject, audience: "com.example.app", email: email, emailVerified: true, isPrivateEmail: false),
-            givenName: givenName, clientID: "clanboards-mobile", scopes: ["openid", "email"], nonce: "n",
-            userAgent: "Tests/1.0", clientIP: "192.0.2.1")
-    }
-
     @Test("16 concurrent first sign-ins of one Apple sub create exactly one user, and 16 sessions")
     func concurrentFirstSignIns() async throws {
         try await TestCluster.withMigratedPool(size: 16) { pool in
             let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
             let users = try await withThrowingTaskGroup(of: UUID.self) { group in
                 for _ in 0..<16 {
-                    group.addTask { try await store.signIn(Self.request(subject: "race.sub")).user.id }
+                    group.addTask { try await store.signIn(SampleSignIn.request(subject: "race.sub")).user.id }
                 }
                 return try await group.reduce(into: Set<UUID>()) { $0.insert($1) }
             }
@@ -35,7 +28,7 @@ struct SignInStoreTests {
         try await TestCluster.withMigratedPool(size: 2) { pool in
             let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
             let store = SignInStore(pool: pool, clock: clock, refreshTokenTTL: .seconds(10_000), sessionMaxAge: .seconds(5_000))
-            let signIn = try await store.signIn(Self.request(subject: "record.sub", givenName: "Ada"))
+            let signIn = try await store.signIn(SampleSignIn.request(subject: "record.sub", givenName: "Ada"))
             let row = try #require(try await pool.query("""
                 SELECT s.user_id, s.client_id, s.scope, s.nonce, s.auth_time, s.expires_at, s.user_agent, s.client_ip,
                        r.generation, r.expires_at, r.parent_hash IS NULL
@@ -60,8 +53,8 @@ struct SignInStoreTests {
     func profileUpdates() async throws {
         try await TestCluster.withMigratedPool(size: 2) { pool in
             let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
-            let first = try await store.signIn(Self.request(subject: "profile.sub", givenName: "Ada", email: "old@example.com"))
-            let second = try await store.signIn(Self.request(subject: "profile.sub", givenName: nil, email: "new@example.com"))
+            let first = try await store.signIn(SampleSignIn.request(subject: "profile.sub", givenName: "Ada", email: "old@example.com"))
+            let second = try await store.signIn(SampleSignIn.request(subject: "profile.sub", givenName: nil, email: "new@example.com"))
             #expect(first.user.id == second.user.id)
             #expect(second.user.givenName == "Ada")
             #expect(second.user.email == "new@example.com")
@@ -72,8 +65,8 @@ struct SignInStoreTests {
     func emailFactsTogether() async throws {
         try await TestCluster.withMigratedPool(size: 2) { pool in
             let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
-            _ = try await store.signIn(Self.request(subject: "facts.sub", email: "verified@example.com"))
-            var unverified = Self.request(subject: "facts.sub", email: "claimed@example.com")
+            _ = try await store.signIn(SampleSignIn.request(subject: "facts.sub", email: "verified@example.com"))
+            var unverified = SampleSignIn.request(subject: "facts.sub", email: "claimed@example.com")
             unverified.identity.emailVerified = nil
             unverified.identity.isPrivateEmail = nil
             let second = try await store.signIn(unverified)
@@ -82,7 +75,7 @@ struct SignInStoreTests {
             let identity = try #require(try await pool.query("SELECT email, email_verified FROM identities WHERE subject = 'facts.sub'").single)
             #expect(try identity.decodeIfPresent(Bool.self, column: "email_verified") == nil)
             // A token without any e-mail keeps what is stored.
-            let third = try await store.signIn(Self.request(subject: "facts.sub", email: nil))
+            let third = try await store.signIn(SampleSignIn.request(subject: "facts.sub", email: nil))
             #expect(third.user.email == "claimed@example.com")
         }
     }

@@ -42,7 +42,7 @@ struct WebOriginTests {
 
     @Test("a client's allowed_origins are read; the registry answers every client's together")
     func registry() throws {
-        let registry = try ClientRegistryTests.load(#"""
+        let registry = try ClientsFile.load(#"""
             [{"client_id": "spa", "redirect_uris": ["https://app.example.com/cb"], "scopes": ["openid"],
               "allowed_origins": ["https://app.example.com", "http://localhost:5173"]},
              {"client_id": "expo", "redirect_uris": ["com.example.app:/cb"], "scopes": ["openid"], "allowed_origins": ["https://app.example.com"]},
@@ -63,6 +63,6 @@ struct WebOriginTests {
          "loopback"),
     ])
     func registryRefuses(json: String, mention: String) throws {
-        #expect { try ClientRegistryTests.load(json) } throws: { "\($0)".contains(mention) }
+        #expect { try ClientsFile.load(json) } throws: { "\($0)".contains(mention) }
     }
 }

@@ -13,6 +13,9 @@ import Synchronization
 public enum TestCluster {
     private static let state = Mutex<Task<EmbeddedPostgres, any Error>?>(nil)
 
+    /// A database address where nothing listens: connecting is refused at once.
+    public static let unreachableDatabase = "postgresql://issuer@127.0.0.1:1/issuer?connect_timeout=2"
+
     /// A connection string for a new, empty database owned by the issuer's (non-superuser) role.
     public static func freshDatabase() async throws -> String {
         let cluster = try await shared()
