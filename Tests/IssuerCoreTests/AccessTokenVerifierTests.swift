@@ -76,17 +76,20 @@ import TestSupport
         #expect(throws: AccessTokenVerificationError.badSignature) { try Self.verifier(clock).verify(tampered, ring: Self.ring) }
     }
 
-    @Test func refusesOtherAlgorithmsAndGarbage() throws {
+    @Test("a token whose header names another algorithm is refused, whatever its signature", arguments: ["none", "HS256", "RS512"])
+    func refusesOtherAlgorithms(alg: String) throws {
         let clock = ManualClock(Self.start)
         let token = try Self.sign(clock).accessToken
         let parts = token.split(separator: ".").map(String.init)
         let kid = try #require(Self.ring.active?.kid)
-        for alg in ["none", "HS256", "RS512"] {
-            let header = Base64URL.encode(Array(#"{"alg":"\#(alg)","typ":"at+jwt","kid":"\#(kid)"}"#.utf8))
-            #expect(throws: AccessTokenVerificationError.unsupportedAlgorithm) {
-                try Self.verifier(clock).verify([header, parts[1], parts[2]].joined(separator: "."), ring: Self.ring)
-            }
+        let header = Base64URL.encode(Array(#"{"alg":"\#(alg)","typ":"at+jwt","kid":"\#(kid)"}"#.utf8))
+        #expect(throws: AccessTokenVerificationError.unsupportedAlgorithm) {
+            try Self.verifier(clock).verify([header, parts[1], parts[2]].joined(separator: "."), ring: Self.ring)
         }
+    }
+
+    @Test func refusesGarbage() throws {
+        let clock = ManualClock(Self.start)
         #expect(throws: AccessTokenVerificationError.malformed) { try Self.verifier(clock).verify("not-a-jwt", ring: Self.ring) }
         #expect(throws: AccessTokenVerificationError.malformed) {
             try Self.verifier(clock).verify(String(repeating: "a", count: 17 * 1024), ring: Self.ring)
