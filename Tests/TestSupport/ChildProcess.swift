@@ -53,14 +53,19 @@ public final class ChildProcess: Sendable {
     public func waitForExit(timeout: Duration) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            }
+            if let status = exitStatus() { return status }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        return nil
+        // One last look: on a loaded machine this task may resume only after the deadline, and a
+        // program that has exited by then did not hang, which is what the timeout guards against.
+        return exitStatus()
+    }
+
+    /// The exit status if the program has exited (and is reaped now), else nil.
+    private func exitStatus() -> Int32? {
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// Kills the program if it still runs (test clean-up).
