@@ -20,7 +20,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
@@ -100,7 +99,6 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -109,10 +107,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The local stand-in for Apple's signer behind `issuer dev` and the benchmarks; development
-        // only, and nothing in IssuerCore or IssuerServer depends on it.
+        // The local stand-in for Apple's and Google's signers behind `issuer dev` and the
+        // benchmarks; development only, and nothing in IssuerCore or IssuerServer depends on it.
         .target(
-            name: "DevApple",
+            name: "DevSigner",
             dependencies: ["JOSE"],
             swiftSettings: swiftSettings
         ),
@@ -122,7 +120,7 @@ let package = Package(
                 "IssuerServer",
                 "IssuerCore",
                 "Postgres",
-                "DevApple",
+                "DevSigner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -135,7 +133,7 @@ let package = Package(
             dependencies: [
                 "IssuerCore",
                 "JOSE",
-                "DevApple",
+                "DevSigner",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),

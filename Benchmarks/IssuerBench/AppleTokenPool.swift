@@ -1,4 +1,4 @@
-import DevApple
+import DevSigner
 import Foundation
 import NIOCore
 
@@ -18,12 +18,12 @@ struct AppleTokenPool: Sendable {
     ///   ten minutes more.
     init(_ options: LoadOptions, validFor: Double? = nil) throws {
         let directory = URL(fileURLWithPath: options.devAppleDir)
-        let keyFile = directory.appendingPathComponent(DevAppleSigner.keyFileName).path
+        let keyFile = directory.appendingPathComponent(DevSigner.keyFileName).path
         // Never create a key here: a fresh key would be one the server under test does not trust.
         guard FileManager.default.fileExists(atPath: keyFile) else {
             throw BenchError("no dev Apple key at \(keyFile): start `issuer dev apple` there first")
         }
-        let signer = try DevAppleSigner(directory: directory)
+        let signer = try DevSigner(directory: directory)
         let run = UUID().uuidString.prefix(8).lowercased()
         // Valid for the whole run, however long it is asked to be.
         let lifetime = validFor ?? (600 + options.warmup + options.seconds)

@@ -6,9 +6,6 @@ import NIOCore
 import Postgres
 import ServiceLifecycle
 
-/// The `Server` field of every answer.
-private let serverName = "issuer"
-
 /// Builds the issuer's HTTP application from its dependencies. `issuer serve` runs it; tests
 /// drive the very same application in process (HummingbirdTesting).
 public func buildApplication(_ dependencies: IssuerDependencies) -> some ApplicationProtocol {
@@ -42,7 +39,7 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         services.append(Application(
             router: operations, server: operationsServer,
             configuration: ApplicationConfiguration(
-                address: .hostname(configuration.operationsHost, port: port), serverName: serverName),
+                address: .hostname(configuration.operationsHost, port: port), serverName: ResponseStamp.serverName),
             logger: dependencies.logger))
     }
     return Application(
@@ -50,7 +47,7 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         server: server,
         configuration: ApplicationConfiguration(
             address: .hostname(configuration.host, port: configuration.port),
-            serverName: serverName),
+            serverName: ResponseStamp.serverName),
         services: services,
         logger: dependencies.logger)
 }
@@ -122,9 +119,9 @@ func buildRouters(
         grantTypes: TokenEndpoint.grantTypes))
     discovery.register(on: routes)
     let staticRoutes = StaticRoutes(entries: Dictionary(
-        uniqueKeysWithValues: [jwks.staticEntry(path: Route.jwks.registeredPath(prefix: table.prefix), serverName: serverName)]
+        uniqueKeysWithValues: [jwks.staticEntry(path: Route.jwks.registeredPath(prefix: table.prefix))]
             + discovery.staticEntries(paths: [Route.openIDConfiguration, .authorizationServerMetadata].map {
                 $0.registeredPath(prefix: table.prefix)
-            }, serverName: serverName)))
+            })))
     return (router, operationsRouter, staticRoutes)
 }

@@ -20,6 +20,7 @@ public struct IssuerRequestContext: RequestContext, RemoteAddressRequestContext 
         remoteAddress = source.channel.remoteAddress
     }
 
-    /// docs/reference.md, "Faults and bad input": request bodies are bounded by the matched route (64 KiB).
-    public var maxUploadSize: Int { route?.maximumBodySize ?? 64 * 1024 }
+    /// docs/reference.md, "Faults and bad input": request bodies are bounded by the matched route
+    /// (`Route.maximumRequestBodySize`).
+    public var maxUploadSize: Int { route?.maximumBodySize ?? Route.maximumRequestBodySize }
 }

@@ -41,7 +41,7 @@ struct SessionsListCommand: AsyncParsableCommand {
                 sessions.map { session in
                     [session.id.uuidString.lowercased(), session.clientID, session.scope, AdminCommand.format(session.authTime),
                      AdminCommand.format(session.lastUsedAt), AdminCommand.format(session.expiresAt), String(session.generation),
-                     session.revokedAt.map { "revoked \(AdminCommand.format($0)) (\(session.revokedReason ?? "-"))" } ?? session.state(at: now),
+                     session.stateDescription(at: now),
                      session.clientIP ?? "-", session.userAgent ?? "-"]
                 }))
         }

@@ -87,9 +87,9 @@ struct UsersShowCommand: AsyncParsableCommand {
             }
         }
         AdminCommand.show("Sessions (\(sessions.count))")
+        let now = Date()
         for session in sessions {
-            let state = session.revokedAt.map { _ in "revoked (\(session.revokedReason ?? "-"))" } ?? session.state(at: Date())
-            AdminCommand.show("  \(session.id.uuidString.lowercased())  \(session.clientID)  \(state)  last used \(AdminCommand.format(session.lastUsedAt))")
+            AdminCommand.show("  \(session.id.uuidString.lowercased())  \(session.clientID)  \(session.stateDescription(at: now))  last used \(AdminCommand.format(session.lastUsedAt))")
         }
     }
 }

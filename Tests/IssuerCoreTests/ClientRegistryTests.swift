@@ -6,13 +6,6 @@ import TestSupport
 /// docs/reference.md, "Configuration" `ISSUER_CLIENTS_FILE`.
 @Suite("Client registry (reference: Configuration)")
 struct ClientRegistryTests {
-    static func load(_ json: String) throws -> ClientRegistry {
-        let file = TestDirectories.make("clients.json")
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try json.write(to: file, atomically: true, encoding: .utf8)
-        return try ClientRegistry(contentsOf: file)
-    }
-
     @Test("the default client: login and sign-out URIs apart, offline_access allowed")
     func defaultClient() {
         let client = ClientRegistry.default.defaultClient
@@ -25,7 +18,7 @@ struct ClientRegistryTests {
 
     @Test("optional members are read; apple_audiences restricts the client")
     func optionalMembers() throws {
-        let registry = try Self.load(#"""
+        let registry = try ClientsFile.load(#"""
             [{"client_id": "web", "redirect_uris": ["https://app.example/cb"], "post_logout_redirect_uris": ["https://app.example/bye"],
               "scopes": ["openid"], "apple_audiences": ["com.example.web"], "id_token_on_refresh": false},
              {"client_id": "ios", "redirect_uris": ["com.example.app:/cb"], "scopes": ["openid"]}]
@@ -70,7 +63,7 @@ struct ClientRegistryTests {
     ])
     func refused(_ json: String, _ mention: String) {
         do {
-            _ = try Self.load(json)
+            _ = try ClientsFile.load(json)
             Issue.record("accepted: \(json)")
         } catch {
             #expect("\(error)".contains(mention), "\(error)")
@@ -81,7 +74,7 @@ struct ClientRegistryTests {
         "http://127.0.0.1:8000/cb", "http://localhost/cb", "http://[::1]:9000/cb",
     ])
     func loopbackHTTP(uri: String) throws {
-        let registry = try Self.load(#"[{"client_id": "a", "redirect_uris": ["\#(uri)"], "scopes": ["openid"]}]"#)
+        let registry = try ClientsFile.load(#"[{"client_id": "a", "redirect_uris": ["\#(uri)"], "scopes": ["openid"]}]"#)
         #expect(registry.client(id: "a")?.redirectURIs == [uri])
     }
 }

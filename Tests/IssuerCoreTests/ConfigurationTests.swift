@@ -213,7 +213,7 @@ struct ConfigurationTests {
         try? FileManager.default.removeItem(at: keyFile.deletingLastPathComponent())
     }
 
-    @Test("a clients file is read and validated")
+    @Test("a valid clients file is read")
     func clientsFile() throws {
         let directory = TestDirectories.make("clients")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -224,18 +224,21 @@ struct ConfigurationTests {
         let configuration = try Configuration(environment: ["ISSUER_CLIENTS_FILE": good.path])
         #expect(configuration.clients.clients.map(\.clientID) == ["android"])
         #expect(configuration.clients.client(id: "clanboards-mobile") == nil)
+    }
 
-        for (name, text) in [
-            ("malformed.json", "{not json"),
-            ("empty.json", "[]"),
-            ("duplicate.json", #"[{"client_id":"a","redirect_uris":["x:/a"],"scopes":["openid"]},{"client_id":"a","redirect_uris":["x:/b"],"scopes":["openid"]}]"#),
-            ("relative.json", #"[{"client_id":"a","redirect_uris":["/callback"],"scopes":["openid"]}]"#),
-            ("noscopes.json", #"[{"client_id":"a","redirect_uris":["x:/a"],"scopes":[]}]"#),
-            ("origin.json", #"[{"client_id":"a","redirect_uris":["x:/a"],"scopes":["openid"],"allowed_origins":["https://app.example.com/"]}]"#),
-        ] {
-            let file = directory.appendingPathComponent(name)
+    @Test("a clients file that is not a valid list of clients is refused, naming ISSUER_CLIENTS_FILE", arguments: [
+        ("malformed", "{not json"),
+        ("empty", "[]"),
+        ("duplicate", #"[{"client_id":"a","redirect_uris":["x:/a"],"scopes":["openid"]},{"client_id":"a","redirect_uris":["x:/b"],"scopes":["openid"]}]"#),
+        ("relative redirect", #"[{"client_id":"a","redirect_uris":["/callback"],"scopes":["openid"]}]"#),
+        ("no scopes", #"[{"client_id":"a","redirect_uris":["x:/a"],"scopes":[]}]"#),
+        ("origin with a path", #"[{"client_id":"a","redirect_uris":["x:/a"],"scopes":["openid"],"allowed_origins":["https://app.example.com/"]}]"#),
+    ])
+    func clientsFileRefused(flaw: String, text: String) throws {
+        try TestDirectories.withTemporary { directory in
+            let file = directory.appendingPathComponent("clients.json")
             try text.write(to: file, atomically: true, encoding: .utf8)
-            let error = #expect(throws: ConfigurationError.self, "\(name)") {
+            let error = #expect(throws: ConfigurationError.self) {
                 try Configuration(environment: ["ISSUER_CLIENTS_FILE": file.path])
             }
             #expect(error?.setting == "ISSUER_CLIENTS_FILE")

@@ -10,37 +10,37 @@ struct ServerSecretTests {
     @Test("generated once and shared by every process through the database")
     func generatedOnce() async throws {
         let conninfo = try await TestCluster.freshDatabase()
-        let setup = ConnectionPool(conninfo: conninfo, size: 1)
-        try await Migrator(pool: setup).migrate(try IssuerMigrations.builtIn())
-        await setup.close()
+        try await ConnectionPool(conninfo: conninfo, size: 1).closing { setup in
+            try await Migrator(pool: setup).migrate(try IssuerMigrations.builtIn())
+        }
         // Several "processes" (pools) ask at once on an empty table.
         let pools = (0..<6).map { _ in ConnectionPool(conninfo: conninfo, size: 1) }
-        let derived = try await withThrowingTaskGroup(of: Data.self) { group in
-            for pool in pools {
-                group.addTask {
-                    let secret = try await ServerSecret.load(configured: nil, pool: pool)
-                    return secret.key(for: "test").withUnsafeBytes { Data($0) }
+        try await ConnectionPool.closing(pools) { pools in
+            let derived = try await withThrowingTaskGroup(of: Data.self) { group in
+                for pool in pools {
+                    group.addTask {
+                        let secret = try await ServerSecret.load(configured: nil, pool: pool)
+                        return secret.key(for: "test").withUnsafeBytes { Data($0) }
+                    }
                 }
+                return try await group.reduce(into: Set<Data>()) { $0.insert($1) }
             }
-            return try await group.reduce(into: Set<Data>()) { $0.insert($1) }
+            #expect(derived.count == 1)
+            #expect(try await pools[0].query("SELECT count(*) FROM server_secret").single!.decode(Int.self, at: 0) == 1)
         }
-        #expect(derived.count == 1)
-        #expect(try await pools[0].query("SELECT count(*) FROM server_secret").single!.decode(Int.self, at: 0) == 1)
-        for pool in pools { await pool.close() }
     }
 
     @Test("a configured secret is used and never stored")
     func configured() async throws {
-        let pool = try await TestCluster.freshPool(size: 1)
-        try await Migrator(pool: pool).migrate(try IssuerMigrations.builtIn())
-        let bytes = [UInt8](repeating: 7, count: 32)
-        let secret = try await ServerSecret.load(configured: Secret(bytes), pool: pool)
-        let expected = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: bytes), salt: Data("issuer server secret v1".utf8),
-            info: Data("label".utf8), outputByteCount: 32)
-        #expect(secret.key(for: "label") == expected)
-        #expect(try await pool.query("SELECT count(*) FROM server_secret").single!.decode(Int.self, at: 0) == 0)
-        await pool.close()
+        try await TestCluster.withMigratedPool(size: 1) { pool in
+            let bytes = [UInt8](repeating: 7, count: 32)
+            let secret = try await ServerSecret.load(configured: Secret(bytes), pool: pool)
+            let expected = HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: SymmetricKey(data: bytes), salt: Data("issuer server secret v1".utf8),
+                info: Data("label".utf8), outputByteCount: 32)
+            #expect(secret.key(for: "label") == expected)
+            #expect(try await pool.query("SELECT count(*) FROM server_secret").single!.decode(Int.self, at: 0) == 0)
+        }
     }
 
     @Test("each label derives an unrelated key")

@@ -6,90 +6,77 @@ import TestSupport
 
 @Suite("Sign-in storage (reference: Native sign-in, §4.3)")
 struct SignInStoreTests {
-    static func migratedPool(size: Int = 8) async throws -> ConnectionPool {
-        let pool = try await TestCluster.freshPool(size: size)
-        try await Migrator(pool: pool).migrate(try IssuerMigrations.builtIn())
-        return pool
-    }
-
-    static func request(subject: String, givenName: String? = nil, email: String? = "a@example.com") -> SignInRequest {
-        SignInRequest(
-            identity: ExternalIdentity(provider: "apple", subject: subject, audience: "com.example.app", email: email, emailVerified: true, isPrivateEmail: false),
-            givenName: givenName, clientID: "clanboards-mobile", scopes: ["openid", "email"], nonce: "n",
-            userAgent: "Tests/1.0", clientIP: "192.0.2.1")
-    }
-
     @Test("16 concurrent first sign-ins of one Apple sub create exactly one user, and 16 sessions")
     func concurrentFirstSignIns() async throws {
-        let pool = try await Self.migratedPool(size: 16)
-        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
-        let users = try await withThrowingTaskGroup(of: UUID.self) { group in
-            for _ in 0..<16 {
-                group.addTask { try await store.signIn(Self.request(subject: "race.sub")).user.id }
+        try await TestCluster.withMigratedPool(size: 16) { pool in
+            let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
+            let users = try await withThrowingTaskGroup(of: UUID.self) { group in
+                for _ in 0..<16 {
+                    group.addTask { try await store.signIn(SampleSignIn.request(subject: "race.sub")).user.id }
+                }
+                return try await group.reduce(into: Set<UUID>()) { $0.insert($1) }
             }
-            return try await group.reduce(into: Set<UUID>()) { $0.insert($1) }
+            #expect(users.count == 1)
+            #expect(try await pool.query("SELECT count(*) FROM users").single!.decode(Int.self, at: 0) == 1)
+            #expect(try await pool.query("SELECT count(*) FROM identities").single!.decode(Int.self, at: 0) == 1)
+            #expect(try await pool.query("SELECT count(*) FROM sessions").single!.decode(Int.self, at: 0) == 16)
         }
-        #expect(users.count == 1)
-        #expect(try await pool.query("SELECT count(*) FROM users").single!.decode(Int.self, at: 0) == 1)
-        #expect(try await pool.query("SELECT count(*) FROM identities").single!.decode(Int.self, at: 0) == 1)
-        #expect(try await pool.query("SELECT count(*) FROM sessions").single!.decode(Int.self, at: 0) == 16)
-        await pool.close()
     }
 
     @Test("the session records what reference: Refresh tokens and sessions lists; the refresh token is stored as its hash with a capped expiry")
     func sessionRecord() async throws {
-        let pool = try await Self.migratedPool(size: 2)
-        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-        let store = SignInStore(pool: pool, clock: clock, refreshTokenTTL: .seconds(10_000), sessionMaxAge: .seconds(5_000))
-        let signIn = try await store.signIn(Self.request(subject: "record.sub", givenName: "Ada"))
-        let row = try #require(try await pool.query("""
-            SELECT s.user_id, s.client_id, s.scope, s.nonce, s.auth_time, s.expires_at, s.user_agent, s.client_ip,
-                   r.generation, r.expires_at, r.parent_hash IS NULL
-            FROM sessions s JOIN refresh_tokens r ON r.session_id = s.id WHERE s.id = $1
-            """, [signIn.sessionID]).single)
-        #expect(try row.decode(UUID.self, at: 0) == signIn.user.id)
-        #expect(try row.decode(String.self, at: 1) == "clanboards-mobile")
-        #expect(try row.decode(String.self, at: 2) == "openid email")
-        #expect(try row.decode(String.self, at: 3) == "n")
-        #expect(try row.decode(Date.self, at: 4) == clock.now)
-        #expect(try row.decode(Date.self, at: 5) == clock.now.addingTimeInterval(5_000))
-        #expect(try row.decode(String.self, at: 6) == "Tests/1.0")
-        #expect(try row.decode(String.self, at: 7) == "192.0.2.1")
-        #expect(try row.decode(Int.self, at: 8) == 0)
-        #expect(try row.decode(Date.self, at: 9) == clock.now.addingTimeInterval(5_000), "never past the session's max age")
-        #expect(try row.decode(Bool.self, at: 10))
-        #expect(signIn.user.givenName == "Ada")
-        await pool.close()
+        try await TestCluster.withMigratedPool(size: 2) { pool in
+            let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+            let store = SignInStore(pool: pool, clock: clock, refreshTokenTTL: .seconds(10_000), sessionMaxAge: .seconds(5_000))
+            let signIn = try await store.signIn(SampleSignIn.request(subject: "record.sub", givenName: "Ada"))
+            let row = try #require(try await pool.query("""
+                SELECT s.user_id, s.client_id, s.scope, s.nonce, s.auth_time, s.expires_at, s.user_agent, s.client_ip,
+                       r.generation, r.expires_at, r.parent_hash IS NULL
+                FROM sessions s JOIN refresh_tokens r ON r.session_id = s.id WHERE s.id = $1
+                """, [signIn.sessionID]).single)
+            #expect(try row.decode(UUID.self, at: 0) == signIn.user.id)
+            #expect(try row.decode(String.self, at: 1) == "clanboards-mobile")
+            #expect(try row.decode(String.self, at: 2) == "openid email")
+            #expect(try row.decode(String.self, at: 3) == "n")
+            #expect(try row.decode(Date.self, at: 4) == clock.now)
+            #expect(try row.decode(Date.self, at: 5) == clock.now.addingTimeInterval(5_000))
+            #expect(try row.decode(String.self, at: 6) == "Tests/1.0")
+            #expect(try row.decode(String.self, at: 7) == "192.0.2.1")
+            #expect(try row.decode(Int.self, at: 8) == 0)
+            #expect(try row.decode(Date.self, at: 9) == clock.now.addingTimeInterval(5_000), "never past the session's max age")
+            #expect(try row.decode(Bool.self, at: 10))
+            #expect(signIn.user.givenName == "Ada")
+        }
     }
 
     @Test("a later sign-in updates the email but never erases a stored name")
     func profileUpdates() async throws {
-        let pool = try await Self.migratedPool(size: 2)
-        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
-        let first = try await store.signIn(Self.request(subject: "profile.sub", givenName: "Ada", email: "old@example.com"))
-        let second = try await store.signIn(Self.request(subject: "profile.sub", givenName: nil, email: "new@example.com"))
-        #expect(first.user.id == second.user.id)
-        #expect(second.user.givenName == "Ada")
-        #expect(second.user.email == "new@example.com")
-        await pool.close()
+        try await TestCluster.withMigratedPool(size: 2) { pool in
+            let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
+            let first = try await store.signIn(SampleSignIn.request(subject: "profile.sub", givenName: "Ada", email: "old@example.com"))
+            let second = try await store.signIn(SampleSignIn.request(subject: "profile.sub", givenName: nil, email: "new@example.com"))
+            #expect(first.user.id == second.user.id)
+            #expect(second.user.givenName == "Ada")
+            #expect(second.user.email == "new@example.com")
+        }
     }
 
     @Test("an e-mail and its verified and relay flags change together: a token with a new e-mail but no email_verified does not inherit the old address's verification")
     func emailFactsTogether() async throws {
-        let pool = try await Self.migratedPool(size: 2)
-        let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
-        _ = try await store.signIn(Self.request(subject: "facts.sub", email: "verified@example.com"))
-        var unverified = Self.request(subject: "facts.sub", email: "claimed@example.com")
-        unverified.identity.emailVerified = nil
-        unverified.identity.isPrivateEmail = nil
-        let second = try await store.signIn(unverified)
-        #expect(second.user.email == "claimed@example.com")
-        #expect(second.user.emailVerified == nil, "not the previous address's true")
-        let identity = try #require(try await pool.query("SELECT email, email_verified FROM identities WHERE subject = 'facts.sub'").single)
-        #expect(try identity.decodeIfPresent(Bool.self, column: "email_verified") == nil)
-        // A token without any e-mail keeps what is stored.
-        let third = try await store.signIn(Self.request(subject: "facts.sub", email: nil))
-        #expect(third.user.email == "claimed@example.com")
-        await pool.close()
+        try await TestCluster.withMigratedPool(size: 2) { pool in
+            let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
+            _ = try await store.signIn(SampleSignIn.request(subject: "facts.sub", email: "verified@example.com"))
+            var unverified = SampleSignIn.request(subject: "facts.sub", email: "claimed@example.com")
+            unverified.identity.emailVerified = nil
+            unverified.identity.isPrivateEmail = nil
+            let second = try await store.signIn(unverified)
+            #expect(second.user.email == "claimed@example.com")
+            #expect(second.user.emailVerified == nil, "not the previous address's true")
+            let identity = try #require(try await pool.query("SELECT email, email_verified FROM identities WHERE subject = 'facts.sub'").single)
+            #expect(try identity.decodeIfPresent(Bool.self, column: "email_verified") == nil)
+            // A token without any e-mail keeps what is stored.
+            let third = try await store.signIn(SampleSignIn.request(subject: "facts.sub", email: nil))
+            #expect(third.user.email == "claimed@example.com")
+        }
     }
 }

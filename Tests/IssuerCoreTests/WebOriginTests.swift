@@ -42,7 +42,7 @@ struct WebOriginTests {
 
     @Test("a client's allowed_origins are read; the registry answers every client's together")
     func registry() throws {
-        let registry = try ClientRegistryTests.load(#"""
+        let registry = try ClientsFile.load(#"""
             [{"client_id": "spa", "redirect_uris": ["https://app.example.com/cb"], "scopes": ["openid"],
               "allowed_origins": ["https://app.example.com", "http://localhost:5173"]},
              {"client_id": "expo", "redirect_uris": ["com.example.app:/cb"], "scopes": ["openid"], "allowed_origins": ["https://app.example.com"]},
@@ -54,17 +54,15 @@ struct WebOriginTests {
         #expect(ClientRegistry.default.allowedOrigins.isEmpty)
     }
 
-    @Test("a bad allowed origin, or a member of the wrong type, stops the registry naming the client and the origin")
-    func registryRefuses() throws {
-        for (json, mention) in [
-            (#"[{"client_id": "spa", "redirect_uris": ["x:/cb"], "scopes": ["openid"], "allowed_origins": ["https://app.example.com/"]}]"#,
-             "client 'spa' has the allowed origin 'https://app.example.com/'"),
-            (#"[{"client_id": "spa", "redirect_uris": ["x:/cb"], "scopes": ["openid"], "allowed_origins": "https://app.example.com"}]"#,
-             "allowed_origins"),
-            (#"[{"client_id": "spa", "redirect_uris": ["x:/cb"], "scopes": ["openid"], "allowed_origins": ["http://app.example.com"]}]"#,
-             "loopback"),
-        ] {
-            #expect { try ClientRegistryTests.load(json) } throws: { "\($0)".contains(mention) }
-        }
+    @Test("a bad allowed origin, or a member of the wrong type, stops the registry naming the client and the origin", arguments: [
+        (#"[{"client_id": "spa", "redirect_uris": ["x:/cb"], "scopes": ["openid"], "allowed_origins": ["https://app.example.com/"]}]"#,
+         "client 'spa' has the allowed origin 'https://app.example.com/'"),
+        (#"[{"client_id": "spa", "redirect_uris": ["x:/cb"], "scopes": ["openid"], "allowed_origins": "https://app.example.com"}]"#,
+         "allowed_origins"),
+        (#"[{"client_id": "spa", "redirect_uris": ["x:/cb"], "scopes": ["openid"], "allowed_origins": ["http://app.example.com"]}]"#,
+         "loopback"),
+    ])
+    func registryRefuses(json: String, mention: String) throws {
+        #expect { try ClientsFile.load(json) } throws: { "\($0)".contains(mention) }
     }
 }

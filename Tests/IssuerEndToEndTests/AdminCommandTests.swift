@@ -17,21 +17,21 @@ struct AdminCommandTests {
             let sub = first.user.subject
             let sid = first.sessionID.uuidString.lowercased()
 
-            let list = try await ServeCommandTests.run(["sessions", "list", "--user", sub, "--database-url", database], in: directory)
+            let list = try await IssuerCommand.run(["sessions", "list", "--user", sub, "--database-url", database], in: directory)
             #expect(list.code == 0, "\(list.output)")
             #expect(list.output.contains(sid))
             #expect(list.output.contains(second.sessionID.uuidString.lowercased()))
             #expect(list.output.contains("198.51.100.7"))
             #expect(list.output.contains("active"))
 
-            let show = try await ServeCommandTests.run(["users", "show", sub, "--database-url", database], in: directory)
+            let show = try await IssuerCommand.run(["users", "show", sub, "--database-url", database], in: directory)
             #expect(show.code == 0)
             #expect(show.output.contains("ops@example.com"))
             #expect(show.output.contains("apple  001.admin"))
             #expect(show.output.contains("Sessions (2)"))
 
             for _ in 0..<2 {
-                let revoke = try await ServeCommandTests.run(["sessions", "revoke", "--session", sid, "--database-url", database], in: directory)
+                let revoke = try await IssuerCommand.run(["sessions", "revoke", "--session", sid, "--database-url", database], in: directory)
                 #expect(revoke.code == 0, "safe to re-run: \(revoke.output)")
             }
             let revoked = try await pool.query("SELECT revoked_reason FROM sessions WHERE id = $1", [first.sessionID]).single?.decodeIfPresent(String.self, at: 0)
@@ -39,19 +39,19 @@ struct AdminCommandTests {
             let stillLive = try await pool.query("SELECT revoked_at IS NULL FROM sessions WHERE id = $1", [second.sessionID]).single?.decode(Bool.self, at: 0)
             #expect(stillLive == true)
 
-            let all = try await ServeCommandTests.run(["sessions", "revoke", "--user", sub, "--database-url", database], in: directory)
+            let all = try await IssuerCommand.run(["sessions", "revoke", "--user", sub, "--database-url", database], in: directory)
             #expect(all.output.contains("Revoked 1 session"))
             #expect(try await pool.query("SELECT count(*) FROM sessions WHERE revoked_at IS NULL").single!.decode(Int.self, at: 0) == 0)
 
-            let bad = try await ServeCommandTests.run(["users", "show", "not-a-uuid", "--database-url", database], in: directory)
+            let bad = try await IssuerCommand.run(["users", "show", "not-a-uuid", "--database-url", database], in: directory)
             #expect(bad.code == 2, "a malformed argument is a usage error: \(bad.output)")
             #expect(bad.output.split(separator: "\n").count == 1)
-            let missing = try await ServeCommandTests.run(["users", "show", UUID().uuidString, "--database-url", database], in: directory)
+            let missing = try await IssuerCommand.run(["users", "show", UUID().uuidString, "--database-url", database], in: directory)
             #expect(missing.code == 3, "not found: \(missing.output)")
             #expect(missing.output.contains("no user"))
-            let noSessions = try await ServeCommandTests.run(["sessions", "list", "--user", UUID().uuidString, "--database-url", database], in: directory)
+            let noSessions = try await IssuerCommand.run(["sessions", "list", "--user", UUID().uuidString, "--database-url", database], in: directory)
             #expect(noSessions.code == 3, "sessions of a user that does not exist: \(noSessions.output)")
-            let both = try await ServeCommandTests.run(["sessions", "revoke", "--user", sub, "--session", sid], in: directory)
+            let both = try await IssuerCommand.run(["sessions", "revoke", "--user", sub, "--session", sid], in: directory)
             #expect(both.code == 2, "the parser's usage errors exit 2: \(both.output)")
             #expect(both.output.contains("exactly one"))
         }

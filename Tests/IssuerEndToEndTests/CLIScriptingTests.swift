@@ -7,19 +7,15 @@ import TestSupport
 /// own suites.
 @Suite("issuer for scripts: exit statuses, --env-file, --output json, end to end")
 struct CLIScriptingTests {
-    /// A database address where nothing listens: connecting is refused at once.
-    static let unreachableDatabase = "postgresql://issuer@127.0.0.1:1/issuer?connect_timeout=2"
-
-    @Test("a database that does not answer exits 4, with one line")
-    func databaseUnavailable() async throws {
+    @Test("a database that does not answer exits 4, with one line",
+          arguments: [["users", "show", UUID().uuidString], ["migrate", "--status"], ["apple", "revocations"]])
+    func databaseUnavailable(arguments: [String]) async throws {
         let directory = try TestDirectories.created("unavailable")
         defer { TestDirectories.remove(directory) }
-        for arguments in [["users", "show", UUID().uuidString], ["migrate", "--status"], ["apple", "revocations"]] {
-            let result = try await IssuerInvocation.run(arguments, in: directory, environment: ["ISSUER_DATABASE_URL": Self.unreachableDatabase])
-            #expect(result.code == 4, "\(arguments): \(result.stderr)")
-            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-            #expect(result.stdout.isEmpty)
-        }
+        let result = try await IssuerInvocation.run(arguments, in: directory, environment: ["ISSUER_DATABASE_URL": TestCluster.unreachableDatabase])
+        #expect(result.code == 4, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
     }
 
     @Test("--env-file: the unit's file is read; it wins over the environment, a flag wins over it; an unreadable one exits 2")
@@ -39,11 +35,11 @@ struct CLIScriptingTests {
             #expect(try listed.json()["revocations"] as? [Any] != nil)
 
             let stale = try await IssuerInvocation.run(
-                ["apple", "revocations", "--env-file", file.path], in: directory, environment: ["ISSUER_DATABASE_URL": Self.unreachableDatabase])
+                ["apple", "revocations", "--env-file", file.path], in: directory, environment: ["ISSUER_DATABASE_URL": TestCluster.unreachableDatabase])
             #expect(stale.code == 0, "the file wins over a stale variable in the shell: \(stale.stderr)")
 
             let flagged = try await IssuerInvocation.run(
-                ["apple", "revocations", "--env-file", file.path, "--database-url", Self.unreachableDatabase], in: directory)
+                ["apple", "revocations", "--env-file", file.path, "--database-url", TestCluster.unreachableDatabase], in: directory)
             #expect(flagged.code == 4, "a flag wins over the file: \(flagged.stderr)")
 
             let secretFile = directory.appendingPathComponent("database-url")

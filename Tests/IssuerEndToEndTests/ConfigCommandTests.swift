@@ -11,7 +11,7 @@ struct ConfigCommandTests {
 
     @Test("--version prints the release and the commit the binary was built from")
     func version() async throws {
-        let result = try await ServeCommandTests.run(["--version"], in: FileManager.default.temporaryDirectory)
+        let result = try await IssuerCommand.run(["--version"], in: FileManager.default.temporaryDirectory)
         #expect(result.code == 0)
         let line = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let match = line.wholeMatch(of: /\d+\.\d+\.\d+ \(commit ([0-9a-f]{12}|unknown)\)/)
@@ -28,7 +28,7 @@ struct ConfigCommandTests {
     @Test("config check prints the effective settings with secrets redacted, and exits 0")
     func checkValid() async throws {
         let secret = Data(repeating: 9, count: 32).base64EncodedString()
-        let result = try await ServeCommandTests.run(
+        let result = try await IssuerCommand.run(
             ["config", "check", "--port", "9001"], in: FileManager.default.temporaryDirectory,
             environment: [
                 "ISSUER_SECRET": secret, "ISSUER_DATABASE_URL": "postgresql://issuer:hunter2@db.example.com/issuer",
@@ -51,7 +51,7 @@ struct ConfigCommandTests {
             (["ISSUER_DATABASE_URL": "postgresql://db.example.com/issuer", "ISSUER_KEYS_DIR": "/nonexistent-ring"], "key ring"),
           ])
     func checkInvalid(_ environment: [String: String], _ named: String) async throws {
-        let result = try await ServeCommandTests.run(["config", "check"], in: FileManager.default.temporaryDirectory, environment: environment)
+        let result = try await IssuerCommand.run(["config", "check"], in: FileManager.default.temporaryDirectory, environment: environment)
         #expect(result.code == 1)
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == 1, "\(result.output)")
@@ -60,7 +60,7 @@ struct ConfigCommandTests {
 
     @Test("config reference prints docs/configuration.md")
     func reference() async throws {
-        let result = try await ServeCommandTests.run(["config", "reference"], in: FileManager.default.temporaryDirectory)
+        let result = try await IssuerCommand.run(["config", "reference"], in: FileManager.default.temporaryDirectory)
         #expect(result.code == 0)
         let document = try String(contentsOf: Self.repository.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
         #expect(result.output == document)

@@ -12,13 +12,10 @@ struct DevCommandTests {
         let database = try await TestCluster.freshDatabase()
         let directory = try TestDirectories.created("dev")
         defer { TestDirectories.remove(directory) }
-        let applePort = ServeCommandTests.freePort()
-        var serverPort = ServeCommandTests.freePort()
-        while serverPort == applePort { serverPort = ServeCommandTests.freePort() }
+        let ports = TestPorts.distinct(2)
+        let (applePort, serverPort) = (ports[0], ports[1])
 
-        let apple = try ChildProcess(
-            executable: BuiltProducts.issuer, arguments: ["dev", "apple", "--port", "\(applePort)"],
-            environment: ServeCommandTests.cleanEnvironment, directory: directory)
+        let apple = try IssuerCommand.start(["dev", "apple", "--port", "\(applePort)"], in: directory)
         defer { apple.kill() }
         #expect(await TestHTTP.waitUntilOK(port: applePort, path: "/auth/keys"), "dev apple never answered: \(apple.output)")
         let keyFile = directory.appendingPathComponent(".data/dev-apple/signing-key.pem").path
@@ -29,20 +26,17 @@ struct DevCommandTests {
         let settings = "ISSUER_APPLE_JWKS_URL=http://127.0.0.1:\(applePort)/auth/keys ISSUER_APPLE_CLIENT_IDS=dev.issuer.local"
         #expect(apple.output.contains(settings), "prints the settings to serve with: \(apple.output)")
 
-        let keys = try await ServeCommandTests.run(["keys", "init", "--keys-dir", "keys"], in: directory)
+        let keys = try await IssuerCommand.run(["keys", "init", "--keys-dir", "keys"], in: directory)
         #expect(keys.code == 0, "\(keys.output)")
-        let server = try ChildProcess(
-            executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(serverPort)"],
-            environment: ServeCommandTests.cleanEnvironment.merging([
-                "ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": "keys",
-                "ISSUER_APPLE_JWKS_URL": "http://127.0.0.1:\(applePort)/auth/keys",
-                "ISSUER_APPLE_CLIENT_IDS": "dev.issuer.local",
-            ]) { _, new in new },
-            directory: directory)
+        let server = try IssuerCommand.start(["serve", "--port", "\(serverPort)"], in: directory, environment: [
+            "ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": "keys",
+            "ISSUER_APPLE_JWKS_URL": "http://127.0.0.1:\(applePort)/auth/keys",
+            "ISSUER_APPLE_CLIENT_IDS": "dev.issuer.local",
+        ])
         defer { server.kill() }
         #expect(await TestHTTP.waitUntilOK(port: serverPort, path: "/readyz"), "serve never became ready: \(server.output)")
 
-        let token = try await ServeCommandTests.run(["dev", "token", "--nonce", "raw-nonce-1"], in: directory)
+        let token = try await IssuerCommand.run(["dev", "token", "--nonce", "raw-nonce-1"], in: directory)
         #expect(token.code == 0, "\(token.output)")
         let idToken = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(idToken.split(separator: ".").count == 3, "one JWT and nothing else: \(token.output)")
@@ -58,7 +52,7 @@ struct DevCommandTests {
         let wrong = try JSONSerialization.data(withJSONObject: ["id_token": idToken, "nonce": "another"])
         #expect(await TestHTTP.post(port: serverPort, path: "/auth/apple/exchange", json: wrong)?.status == 400)
 
-        let curl = try await ServeCommandTests.run(
+        let curl = try await IssuerCommand.run(
             ["dev", "token", "--curl", "--issuer-url", "http://127.0.0.1:\(serverPort)"], in: directory)
         #expect(curl.code == 0)
         #expect(curl.output.hasPrefix("curl -sS -X POST 'http://127.0.0.1:\(serverPort)/auth/apple/exchange'"), "\(curl.output)")
@@ -69,12 +63,9 @@ struct DevCommandTests {
         let database = try await TestCluster.freshDatabase()
         let directory = try TestDirectories.created("dev-google")
         defer { TestDirectories.remove(directory) }
-        let googlePort = ServeCommandTests.freePort()
-        var serverPort = ServeCommandTests.freePort()
-        while serverPort == googlePort { serverPort = ServeCommandTests.freePort() }
-        let google = try ChildProcess(
-            executable: BuiltProducts.issuer, arguments: ["dev", "google", "--port", "\(googlePort)"],
-            environment: ServeCommandTests.cleanEnvironment, directory: directory)
+        let ports = TestPorts.distinct(2)
+        let (googlePort, serverPort) = (ports[0], ports[1])
+        let google = try IssuerCommand.start(["dev", "google", "--port", "\(googlePort)"], in: directory)
         defer { google.kill() }
         #expect(await TestHTTP.waitUntilOK(port: googlePort, path: "/oauth2/v3/certs"), "dev google never answered: \(google.output)")
         // The providers file the banner prints is the one to serve with.
@@ -82,17 +73,14 @@ struct DevCommandTests {
         let json = try #require(banner.range(of: "[{").flatMap { start in banner.range(of: "}]", range: start.lowerBound..<banner.endIndex).map { String(banner[start.lowerBound..<$0.upperBound]) } })
         try json.write(to: directory.appendingPathComponent("providers.json"), atomically: true, encoding: .utf8)
 
-        #expect(try await ServeCommandTests.run(["keys", "init", "--keys-dir", "keys"], in: directory).code == 0)
-        let server = try ChildProcess(
-            executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(serverPort)"],
-            environment: ServeCommandTests.cleanEnvironment.merging([
-                "ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": "keys", "ISSUER_PROVIDERS_FILE": "providers.json",
-            ]) { _, new in new },
-            directory: directory)
+        #expect(try await IssuerCommand.run(["keys", "init", "--keys-dir", "keys"], in: directory).code == 0)
+        let server = try IssuerCommand.start(["serve", "--port", "\(serverPort)"], in: directory, environment: [
+            "ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": "keys", "ISSUER_PROVIDERS_FILE": "providers.json",
+        ])
         defer { server.kill() }
         #expect(await TestHTTP.waitUntilOK(port: serverPort, path: "/readyz"), "serve never became ready: \(server.output)")
 
-        let token = try await ServeCommandTests.run(["dev", "token", "--provider", "google", "--nonce", "raw-nonce-2"], in: directory)
+        let token = try await IssuerCommand.run(["dev", "token", "--provider", "google", "--nonce", "raw-nonce-2"], in: directory)
         #expect(token.code == 0, "\(token.output)")
         let idToken = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let body = try JSONSerialization.data(withJSONObject: ["id_token": idToken, "nonce": "raw-nonce-2"])
@@ -100,7 +88,7 @@ struct DevCommandTests {
         #expect(answer.status == 200, "\(answer.body)\n\(server.output)")
         // Google's tokens are not Apple's: the same token at Apple's exchange is refused.
         #expect(await TestHTTP.post(port: serverPort, path: "/auth/apple/exchange", json: body)?.status != 200)
-        let curl = try await ServeCommandTests.run(["dev", "token", "--provider", "google", "--curl", "--issuer-url", "http://127.0.0.1:9"], in: directory)
+        let curl = try await IssuerCommand.run(["dev", "token", "--provider", "google", "--curl", "--issuer-url", "http://127.0.0.1:9"], in: directory)
         #expect(curl.output.hasPrefix("curl -sS -X POST 'http://127.0.0.1:9/auth/google/exchange'"), "\(curl.output)")
     }
 
@@ -112,7 +100,7 @@ struct DevCommandTests {
         let sent = String(repeating: "0123456789abcdef", count: 4)
 
         func nonceClaim(_ arguments: [String]) async throws -> String? {
-            let result = try await ServeCommandTests.run(["dev", "token"] + arguments, in: directory)
+            let result = try await IssuerCommand.run(["dev", "token"] + arguments, in: directory)
             #expect(result.code == 0, "\(result.output)")
             let parts = result.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".")
             try #require(parts.count == 3, "one JWT: \(result.output)")
@@ -124,16 +112,16 @@ struct DevCommandTests {
 
         #expect(try await nonceClaim(["--nonce-claim", sent]) == sent)
         #expect(try await nonceClaim(["--nonce", sent]) != sent, "--nonce keeps hashing its raw value")
-        let both = try await ServeCommandTests.run(["dev", "token", "--nonce", "a", "--nonce-claim", sent], in: directory)
+        let both = try await IssuerCommand.run(["dev", "token", "--nonce", "a", "--nonce-claim", sent], in: directory)
         #expect(both.code != 0, "one claim, two sources: refused")
         #expect(both.output.contains("--nonce-claim"), "\(both.output)")
     }
 
     @Test("dev apple refuses a port out of range and has no option to listen beyond loopback")
     func loopbackOnly() async throws {
-        let result = try await ServeCommandTests.run(["dev", "apple", "--port", "70000"], in: FileManager.default.temporaryDirectory)
+        let result = try await IssuerCommand.run(["dev", "apple", "--port", "70000"], in: FileManager.default.temporaryDirectory)
         #expect(result.code != 0)
-        let help = try await ServeCommandTests.run(["dev", "apple", "--help"], in: FileManager.default.temporaryDirectory)
+        let help = try await IssuerCommand.run(["dev", "apple", "--help"], in: FileManager.default.temporaryDirectory)
         #expect(!help.output.contains("--host"), "no option to listen anywhere but loopback")
     }
 }

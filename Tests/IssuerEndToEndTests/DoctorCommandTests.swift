@@ -10,43 +10,17 @@ import TestSupport
 struct DoctorCommandTests {
     static let checkNames = ["database", "migrations", "key ring", "key rotation", "apple keys", "server secret", "issuer url", "audience"]
 
-    /// A loopback endpoint answering every request with `jwks` as Apple's JWKS would.
-    static func appleKeys(_ body: Data) throws -> ScriptedHTTPServer {
-        let text = String(decoding: body, as: UTF8.self)
-        return try ScriptedHTTPServer { _, send in
-            _ = send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n\(text)")
-        }
-    }
-
-    /// A deployment as production runs it: external database, a secret, https, an API audience,
-    /// Apple configured.
-    static func healthy(database: String, keys: URL, jwksPort: Int) -> [String: String] {
-        [
-            "ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": keys.path, "ISSUER_URL": "https://id.example.com",
-            "ISSUER_SECRET": Data(repeating: 3, count: 32).base64EncodedString(), "ISSUER_AUDIENCE": "https://api.example.com",
-            "ISSUER_APPLE_CLIENT_IDS": "com.example.app", "ISSUER_APPLE_JWKS_URL": "http://127.0.0.1:\(jwksPort)/auth/keys",
-        ]
-    }
-
-    static func statuses(_ document: [String: Any]) throws -> [String: String] {
-        let checks = try #require(document["checks"] as? [[String: Any]])
-        #expect(checks.allSatisfy { Set($0.keys) == ["name", "status", "reason"] })
-        return Dictionary(uniqueKeysWithValues: checks.compactMap { check in
-            (check["name"] as? String).map { ($0, check["status"] as? String ?? "?") }
-        })
-    }
-
     @Test("a healthy deployment: every check ok, exit 0; text and JSON say the same")
     func healthy() async throws {
         try await MigratedDatabase.with { database, _ in
-            let apple = try Self.appleKeys(try FakeAppleKeys().jwksJSON)
+            let apple = try DoctorSetup.appleKeys(try FakeAppleKeys().jwksJSON)
             defer { apple.stop() }
-            let environment = Self.healthy(database: database, keys: try TestKeyRing.make(), jwksPort: apple.port)
+            let environment = DoctorSetup.healthy(database: database, keys: try TestKeyRing.make(), jwksPort: apple.port)
             let json = try await IssuerInvocation.run(["doctor", "--output", "json"], in: FileManager.default.temporaryDirectory, environment: environment)
             #expect(json.code == 0, "\(json.stdout) \(json.stderr)")
             let document = try json.json()
             #expect(document["ok"] as? Bool == true)
-            let statuses = try Self.statuses(document)
+            let statuses = try DoctorSetup.statuses(document)
             #expect(statuses == Dictionary(uniqueKeysWithValues: Self.checkNames.map { ($0, "ok") }), "\(json.stdout)")
             #expect(apple.requestedPaths.contains("/auth/keys"), "Apple's JWKS was really fetched")
             #expect(!json.stdout.contains(database), "never the database URL")
@@ -63,16 +37,16 @@ struct DoctorCommandTests {
     @Test("pending migrations and an overdue rotation warn but do not fail: exit 0")
     func warnings() async throws {
         let database = try await TestCluster.freshDatabase()
-        let apple = try Self.appleKeys(try FakeAppleKeys().jwksJSON)
+        let apple = try DoctorSetup.appleKeys(try FakeAppleKeys().jwksJSON)
         defer { apple.stop() }
         let old = try TestKeyRing.make(clock: ManualClock(Date().addingTimeInterval(-40 * 86_400)))
         let result = try await IssuerInvocation.run(
             ["doctor", "--output", "json", "--rotation-interval", "30d"], in: FileManager.default.temporaryDirectory,
-            environment: Self.healthy(database: database, keys: old, jwksPort: apple.port))
+            environment: DoctorSetup.healthy(database: database, keys: old, jwksPort: apple.port))
         #expect(result.code == 0, "\(result.stdout) \(result.stderr)")
         let document = try result.json()
         #expect(document["ok"] as? Bool == true)
-        let statuses = try Self.statuses(document)
+        let statuses = try DoctorSetup.statuses(document)
         #expect(statuses["migrations"] == "warn")
         #expect(statuses["key rotation"] == "warn")
         #expect(statuses["database"] == "ok")
@@ -84,15 +58,15 @@ struct DoctorCommandTests {
     func failures() async throws {
         let keys = try TestKeyRing.make()
         // A port that was listening and is closed now: connecting is refused.
-        let closed = try Self.appleKeys(Data())
+        let closed = try DoctorSetup.appleKeys(Data())
         closed.stop()
-        var environment = Self.healthy(database: CLIScriptingTests.unreachableDatabase, keys: keys, jwksPort: closed.port)
+        var environment = DoctorSetup.healthy(database: TestCluster.unreachableDatabase, keys: keys, jwksPort: closed.port)
         environment["ISSUER_URL"] = "http://id.example.com"
         let json = try await IssuerInvocation.run(["doctor", "--output", "json", "--timeout", "2"], in: FileManager.default.temporaryDirectory, environment: environment)
         #expect(json.code == 1, "\(json.stdout) \(json.stderr)")
         let document = try json.json()
         #expect(document["ok"] as? Bool == false)
-        let statuses = try Self.statuses(document)
+        let statuses = try DoctorSetup.statuses(document)
         #expect(Set(statuses.keys) == Set(Self.checkNames))
         #expect(statuses["database"] == "fail")
         #expect(statuses["issuer url"] == "fail")
@@ -107,13 +81,13 @@ struct DoctorCommandTests {
     @Test("Apple answering with something that is not a JWK Set fails the check")
     func appleAnswersGarbage() async throws {
         try await MigratedDatabase.with { database, _ in
-            let apple = try Self.appleKeys(Data("<html>maintenance</html>".utf8))
+            let apple = try DoctorSetup.appleKeys(Data("<html>maintenance</html>".utf8))
             defer { apple.stop() }
             let result = try await IssuerInvocation.run(
                 ["doctor", "--output", "json"], in: FileManager.default.temporaryDirectory,
-                environment: Self.healthy(database: database, keys: try TestKeyRing.make(), jwksPort: apple.port))
+                environment: DoctorSetup.healthy(database: database, keys: try TestKeyRing.make(), jwksPort: apple.port))
             #expect(result.code == 1)
-            #expect(try Self.statuses(try result.json())["apple keys"] == "fail")
+            #expect(try DoctorSetup.statuses(try result.json())["apple keys"] == "fail")
         }
     }
 
@@ -121,7 +95,7 @@ struct DoctorCommandTests {
     func providerKeys() async throws {
         try await MigratedDatabase.with { database, _ in
             let keys = try FakeAppleKeys().jwksJSON
-            let apple = try Self.appleKeys(keys)
+            let apple = try DoctorSetup.appleKeys(keys)
             defer { apple.stop() }
             // One loopback provider answering its discovery document, then its keys.
             let port = Mutex(0)
@@ -142,11 +116,11 @@ struct DoctorCommandTests {
             defer { TestDirectories.remove(file) }
             try #"[{"id":"corp","kind":"oidc","issuer":"http://127.0.0.1:\#(provider.port)","native_audiences":["a"]},{"id":"gone","kind":"oidc","issuer":"http://127.0.0.1:9","native_audiences":["a"]}]"#
                 .write(to: file, atomically: true, encoding: .utf8)
-            var environment = Self.healthy(database: database, keys: try TestKeyRing.make(), jwksPort: apple.port)
+            var environment = DoctorSetup.healthy(database: database, keys: try TestKeyRing.make(), jwksPort: apple.port)
             environment["ISSUER_PROVIDERS_FILE"] = file.path
             let result = try await IssuerInvocation.run(
                 ["doctor", "--output", "json", "--timeout", "2"], in: FileManager.default.temporaryDirectory, environment: environment)
-            let statuses = try Self.statuses(try result.json())
+            let statuses = try DoctorSetup.statuses(try result.json())
             #expect(statuses["corp keys"] == "ok", "\(result.stdout)")
             #expect(statuses["gone keys"] == "fail", "\(result.stdout)")
             #expect(result.code == 1)

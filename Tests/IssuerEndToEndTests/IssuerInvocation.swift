@@ -16,7 +16,7 @@ struct IssuerInvocation {
         // ChildProcess writes stdout and stderr to one file; the shell sends stderr elsewhere.
         let process = try ChildProcess(
             executable: "/bin/sh", arguments: ["-c", "exec \"$0\" \"$@\" 2>\"$TEST_STDERR_FILE\"", BuiltProducts.issuer] + arguments,
-            environment: ServeCommandTests.cleanEnvironment.merging(environment) { _, new in new }
+            environment: IssuerCommand.environment(environment)
                 .merging(["TEST_STDERR_FILE": errors.path]) { _, new in new },
             directory: directory)
         guard let code = await process.waitForExit(timeout: .seconds(120)) else {

@@ -10,19 +10,15 @@ struct KeyRingSharingTests {
         let directory = try TestDirectories.created("shared-ring")
         defer { TestDirectories.remove(directory) }
         let keys = directory.appendingPathComponent("keys").path
-        let initialized = try await ServeCommandTests.run(["keys", "init", "--keys-dir", keys], in: directory)
+        let initialized = try await IssuerCommand.run(["keys", "init", "--keys-dir", keys], in: directory)
         #expect(initialized.code == 0, "\(initialized.output)")
 
-        let ports = [ServeCommandTests.freePort(), ServeCommandTests.freePort() + 1]
+        let ports = TestPorts.distinct(2)
         let reloadSeconds = ["1", "3600"]
         var servers: [ChildProcess] = []
         defer { servers.forEach { $0.kill() } }
         for (port, reload) in zip(ports, reloadSeconds) {
-            servers.append(try ChildProcess(
-                executable: BuiltProducts.issuer,
-                arguments: ["serve", "--port", "\(port)", "--keys-reload-seconds", reload],
-                environment: ServeCommandTests.cleanEnvironment.merging(["ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": keys]) { _, new in new },
-                directory: directory))
+            servers.append(try IssuerCommand.start(["serve", "--port", "\(port)", "--keys-reload-seconds", reload], in: directory, environment: ["ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": keys]))
         }
         for port in ports {
             let ready = await TestHTTP.waitUntilOK(port: port, path: "/readyz", attempts: 300)
@@ -31,7 +27,7 @@ struct KeyRingSharingTests {
         let before = await ports.asyncMap { await TestHTTP.get(port: $0, path: "/oauth2/jwks.json")?.body }
         #expect(before[0] != nil && before[0] == before[1], "both publish the same JWKS")
 
-        let rotated = try await ServeCommandTests.run(["keys", "rotate", "--force", "--keys-dir", keys], in: directory)
+        let rotated = try await IssuerCommand.run(["keys", "rotate", "--force", "--keys-dir", keys], in: directory)
         #expect(rotated.code == 0, "\(rotated.output)")
 
         // The server reloading every second sees the new ring within a few seconds.

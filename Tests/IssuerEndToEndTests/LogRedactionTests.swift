@@ -17,13 +17,11 @@ struct LogRedactionTests {
         let directory = try TestDirectories.created("redaction")
         defer { TestDirectories.remove(directory) }
         let environment = ["ISSUER_DATABASE_URL": url, "ISSUER_SECRET": secret, "ISSUER_LOG_LEVEL": "trace", "ISSUER_LOG_FORMAT": format]
-        let initialized = try await ServeCommandTests.run(["keys", "init"], in: directory, environment: environment)
+        let initialized = try await IssuerCommand.run(["keys", "init"], in: directory, environment: environment)
         #expect(initialized.code == 0, "\(initialized.output)")
 
-        let port = ServeCommandTests.freePort()
-        let server = try ChildProcess(
-            executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(port)"],
-            environment: ServeCommandTests.cleanEnvironment.merging(environment) { _, new in new }, directory: directory)
+        let port = TestPorts.random()
+        let server = try IssuerCommand.start(["serve", "--port", "\(port)"], in: directory, environment: environment)
         defer { server.kill() }
         #expect(await TestHTTP.waitUntilOK(port: port, path: "/readyz"), "never became ready: \(server.output)")
         server.signal(SIGTERM)

@@ -9,15 +9,11 @@ struct ManagementPortServeTests {
     @Test("--ops-port serves /healthz, /readyz and /metrics there only; SIGTERM stops both listeners and exits 0")
     func serveWithOpsPort() async throws {
         let database = try await TestCluster.freshDatabase()
-        let port = ServeCommandTests.freePort()
-        var opsPort = ServeCommandTests.freePort()
-        while opsPort == port { opsPort = ServeCommandTests.freePort() }
-        let server = try ChildProcess(
-            executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(port)", "--ops-port", "\(opsPort)"],
-            environment: ServeCommandTests.cleanEnvironment.merging([
-                "ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": try TestKeyRing.make().path,
-            ]) { _, new in new },
-            directory: FileManager.default.temporaryDirectory)
+        let ports = TestPorts.distinct(2)
+        let (port, opsPort) = (ports[0], ports[1])
+        let server = try IssuerCommand.start(["serve", "--port", "\(port)", "--ops-port", "\(opsPort)"], in: FileManager.default.temporaryDirectory, environment: [
+            "ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": try TestKeyRing.make().path,
+        ])
         defer { server.kill() }
 
         let ready = await TestHTTP.waitUntilOK(port: opsPort, path: "/readyz")

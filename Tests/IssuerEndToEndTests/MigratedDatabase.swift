@@ -12,17 +12,8 @@ enum MigratedDatabase {
         isolation: isolated (any Actor)? = #isolation, _ body: (_ database: String, _ pool: ConnectionPool) async throws -> Result
     ) async throws -> Result {
         let database = try await TestCluster.freshDatabase()
-        let migrated = try await ServeCommandTests.run(["migrate", "--database-url", database], in: FileManager.default.temporaryDirectory)
+        let migrated = try await IssuerCommand.run(["migrate", "--database-url", database], in: FileManager.default.temporaryDirectory)
         #expect(migrated.code == 0, "\(migrated.output)")
-        let pool = ConnectionPool(conninfo: database, size: 2)
-        let result: Result
-        do {
-            result = try await body(database, pool)
-        } catch {
-            await pool.close()
-            throw error
-        }
-        await pool.close()
-        return result
+        return try await ConnectionPool(conninfo: database, size: 2).closing { pool in try await body(database, pool) }
     }
 }

@@ -12,13 +12,13 @@ struct OutboundProxyCommandTests {
         let proxy = try ConnectProxy()
         defer { proxy.stop() }
         try await MigratedDatabase.with { database, _ in
-            let apple = try DoctorCommandTests.appleKeys(try FakeAppleKeys().jwksJSON)
+            let apple = try DoctorSetup.appleKeys(try FakeAppleKeys().jwksJSON)
             defer { apple.stop() }
-            var environment = DoctorCommandTests.healthy(database: database, keys: try TestKeyRing.make(), jwksPort: apple.port)
+            var environment = DoctorSetup.healthy(database: database, keys: try TestKeyRing.make(), jwksPort: apple.port)
             environment["HTTP_PROXY"] = "http://ops:pr%40xy@127.0.0.1:\(proxy.port)"
             let result = try await IssuerInvocation.run(["doctor", "--output", "json"], in: FileManager.default.temporaryDirectory, environment: environment)
             #expect(result.code == 0, "\(result.stdout) \(result.stderr)")
-            #expect(try DoctorCommandTests.statuses(try result.json())["apple keys"] == "ok")
+            #expect(try DoctorSetup.statuses(try result.json())["apple keys"] == "ok")
             #expect(proxy.tunnels == [ConnectProxy.Tunnel(
                 target: "127.0.0.1:\(apple.port)", proxyAuthorization: "Basic " + Data("ops:pr@xy".utf8).base64EncodedString())])
             #expect(!result.stdout.contains("pr@xy") && !result.stdout.contains("pr%40xy"))

@@ -6,26 +6,13 @@ import TestSupport
 /// Drives the built `issuer` binary as an operator would.
 @Suite("issuer serve and migrate, end to end")
 struct ServeCommandTests {
-    /// The environment a fresh machine would give: no ISSUER_* at all.
-    /// The test process's environment without its `ISSUER_*` settings, nor its proxy variables
-    /// (docs/reference.md, "Outbound proxy"), which a test sets itself when it means to.
-    static var cleanEnvironment: [String: String] {
-        ProcessInfo.processInfo.environment.filter {
-            !$0.key.hasPrefix("ISSUER_") && !["http_proxy", "https_proxy", "no_proxy"].contains($0.key.lowercased())
-        }
-    }
-
-    static func freePort() -> Int { Int.random(in: 20_000..<32_000) }
-
     @Test("with no configuration at all: ready on the embedded database, SIGTERM or SIGINT exits 0, no postgres left behind",
           arguments: [SIGTERM, SIGINT])
     func serveEmbedded(stopSignal: Int32) async throws {
         let directory = try TestDirectories.created("serve")
         defer { TestDirectories.remove(directory) }
-        let port = Self.freePort()
-        let server = try ChildProcess(
-            executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(port)"],
-            environment: Self.cleanEnvironment, directory: directory)
+        let port = TestPorts.random()
+        let server = try IssuerCommand.start(["serve", "--port", "\(port)"], in: directory)
         defer { server.kill() }
 
         let ready = await TestHTTP.waitUntilOK(port: port, path: "/readyz")
@@ -54,10 +41,8 @@ struct ServeCommandTests {
         let pidFile = directory.appendingPathComponent(".data/postgres/postmaster.pid")
 
         func startServer() async throws -> (ChildProcess, Int32) {
-            let port = Self.freePort()
-            let server = try ChildProcess(
-                executable: BuiltProducts.issuer, arguments: ["serve", "--port", "\(port)"],
-                environment: Self.cleanEnvironment, directory: directory)
+            let port = TestPorts.random()
+            let server = try IssuerCommand.start(["serve", "--port", "\(port)"], in: directory)
             let ready = await TestHTTP.waitUntilOK(port: port, path: "/readyz")
             #expect(ready, "never became ready: \(server.output)")
             let postmaster = try #require(Int32(try String(contentsOf: pidFile, encoding: .utf8).split(separator: "\n")[0]))
@@ -79,21 +64,19 @@ struct ServeCommandTests {
         if processIsRunning(postmaster) { kill(postmaster, SIGKILL) }
     }
 
-    @Test("admin commands never create a database: with none configured and no cluster here, exit 2 and nothing started")
-    func adminCommandsRefuseWithoutDatabase() async throws {
+    @Test("admin commands never create a database: with none configured and no cluster here, exit 2 and nothing started", arguments: [
+        ["migrate"], ["migrate", "--status"], ["users", "show", UUID().uuidString], ["users", "delete", UUID().uuidString, "--yes"],
+        ["sessions", "list", "--user", UUID().uuidString], ["sessions", "revoke", "--user", UUID().uuidString], ["apple", "revocations"],
+    ])
+    func adminCommandsRefuseWithoutDatabase(arguments: [String]) async throws {
         let directory = try TestDirectories.created("no-database")
         defer { TestDirectories.remove(directory) }
-        for arguments in [
-            ["migrate"], ["migrate", "--status"], ["users", "show", UUID().uuidString], ["users", "delete", UUID().uuidString, "--yes"],
-            ["sessions", "list", "--user", UUID().uuidString], ["sessions", "revoke", "--user", UUID().uuidString], ["apple", "revocations"],
-        ] {
-            let result = try await Self.run(arguments, in: directory)
-            #expect(result.code == 2, "\(arguments): \(result.output)")
-            #expect(result.output.split(separator: "\n").count == 1, "\(result.output)")
-            #expect(result.output.contains("no ISSUER_DATABASE_URL"))
-            #expect(result.output.contains("--env-file"), "the line says what to do")
-            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".data").path), "\(arguments) created nothing")
-        }
+        let result = try await IssuerCommand.run(arguments, in: directory)
+        #expect(result.code == 2, "\(result.output)")
+        #expect(result.output.split(separator: "\n").count == 1, "\(result.output)")
+        #expect(result.output.contains("no ISSUER_DATABASE_URL"))
+        #expect(result.output.contains("--env-file"), "the line says what to do")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".data").path), "created nothing")
     }
 
     @Test("an embedded cluster that exists is used (and reused with its data): migrate --status exits 5 while migrations are pending, 0 once applied")
@@ -105,7 +88,7 @@ struct ServeCommandTests {
         try await cluster.startInBackground()
         await cluster.stopInBackground()
         for round in 0..<2 {
-            let status = try await Self.run(["migrate", "--status"], in: directory)
+            let status = try await IssuerCommand.run(["migrate", "--status"], in: directory)
             #expect(status.code == (round == 0 ? 5 : 0), "\(status.output)")
             #expect(status.output.contains("0001_server_secret"))
             #expect(status.output.contains(round == 0 ? "pending" : "applied"))
@@ -118,7 +101,7 @@ struct ServeCommandTests {
             #expect(migrations.allSatisfy { Set($0.keys) == ["version", "name", "state", "applied_at"] })
             #expect(migrations.allSatisfy { $0["state"] as? String == (round == 0 ? "pending" : "applied") })
             #expect(document["pending"] as? Int == (round == 0 ? migrations.count : 0))
-            let migrate = try await Self.run(["migrate"], in: directory)
+            let migrate = try await IssuerCommand.run(["migrate"], in: directory)
             #expect(migrate.code == 0)
             #expect(migrate.output.contains(round == 0 ? "Applied " : "No pending migrations"))
         }
@@ -136,7 +119,7 @@ struct ServeCommandTests {
     func invalidConfiguration(arguments: [String], environment: [String: String], setting: String) async throws {
         let directory = try TestDirectories.created("bad-config")
         defer { TestDirectories.remove(directory) }
-        let result = try await Self.run(arguments, in: directory, environment: environment)
+        let result = try await IssuerCommand.run(arguments, in: directory, environment: environment)
         #expect(result.code == 1)
         let lines = result.output.split(separator: "\n")
         #expect(lines.count == 1, "\(result.output)")
@@ -149,7 +132,7 @@ struct ServeCommandTests {
         let database = try await TestCluster.freshDatabase()
         let directory = try TestDirectories.created("secret-flag")
         defer { TestDirectories.remove(directory) }
-        let flagged = try await Self.run(["migrate", "--status", "--database-url", database], in: directory)
+        let flagged = try await IssuerCommand.run(["migrate", "--status", "--database-url", database], in: directory)
         #expect(flagged.code == 5, "a fresh database has every migration pending: \(flagged.output)")
         #expect(flagged.output.contains("warning: --database-url puts a secret on the command line"))
         #expect(flagged.output.contains("ISSUER_DATABASE_URL_FILE"))
@@ -157,12 +140,12 @@ struct ServeCommandTests {
 
         let file = directory.appendingPathComponent("database-url")
         try Data((database + "\n").utf8).write(to: file)
-        let fromFile = try await Self.run(["migrate", "--status"], in: directory, environment: ["ISSUER_DATABASE_URL_FILE": file.path])
+        let fromFile = try await IssuerCommand.run(["migrate", "--status"], in: directory, environment: ["ISSUER_DATABASE_URL_FILE": file.path])
         #expect(fromFile.code == 5, "\(fromFile.output)")
         #expect(!fromFile.output.contains("warning"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(".data").path), "the file's database was used")
 
-        let both = try await Self.run(["migrate", "--status"], in: directory, environment: [
+        let both = try await IssuerCommand.run(["migrate", "--status"], in: directory, environment: [
             "ISSUER_DATABASE_URL_FILE": file.path, "ISSUER_DATABASE_URL": database,
         ])
         #expect(both.code == 1)
@@ -175,7 +158,7 @@ struct ServeCommandTests {
         let database = try await TestCluster.freshDatabase()
         let directory = try TestDirectories.created("empty-ring")
         defer { TestDirectories.remove(directory) }
-        let result = try await Self.run(["serve", "--port", "\(Self.freePort())"], in: directory, environment: ["ISSUER_DATABASE_URL": database])
+        let result = try await IssuerCommand.run(["serve", "--port", "\(TestPorts.random())"], in: directory, environment: ["ISSUER_DATABASE_URL": database])
         #expect(result.code == 1)
         #expect(result.output.contains("issuer keys init"))
     }
@@ -185,25 +168,25 @@ struct ServeCommandTests {
         let database = try await TestCluster.freshDatabase()
         let directory = try TestDirectories.created("secret-warning")
         defer { TestDirectories.remove(directory) }
-        let unset = try await Self.run(["serve", "--port", "\(Self.freePort())"], in: directory, environment: ["ISSUER_DATABASE_URL": database])
+        let unset = try await IssuerCommand.run(["serve", "--port", "\(TestPorts.random())"], in: directory, environment: ["ISSUER_DATABASE_URL": database])
         #expect(unset.output.contains("ISSUER_SECRET is unset with an external database"), "\(unset.output)")
         let secret = Data(repeating: 9, count: 32).base64EncodedString()
-        let set = try await Self.run(
-            ["serve", "--port", "\(Self.freePort())"], in: directory, environment: ["ISSUER_DATABASE_URL": database, "ISSUER_SECRET": secret])
+        let set = try await IssuerCommand.run(
+            ["serve", "--port", "\(TestPorts.random())"], in: directory, environment: ["ISSUER_DATABASE_URL": database, "ISSUER_SECRET": secret])
         #expect(!set.output.contains("ISSUER_SECRET is unset"), "\(set.output)")
         #expect(set.output.contains("issuer keys init"), "both stop at the empty key ring, after the warning")
     }
 
     @Test("an unknown flag gets the argument parser's usage error")
     func unknownFlag() async throws {
-        let result = try await Self.run(["serve", "--no-such-flag"], in: FileManager.default.temporaryDirectory)
+        let result = try await IssuerCommand.run(["serve", "--no-such-flag"], in: FileManager.default.temporaryDirectory)
         #expect(result.code != 0 && result.code != 1)
         #expect(result.output.contains("Unknown option"))
     }
 
     @Test("every setting is a serve flag")
     func flagsListed() async throws {
-        let result = try await Self.run(["serve", "--help"], in: FileManager.default.temporaryDirectory)
+        let result = try await IssuerCommand.run(["serve", "--help"], in: FileManager.default.temporaryDirectory)
         #expect(result.code == 0)
         for variable in Self.settings {
             let flag = "--" + variable.dropFirst("ISSUER_".count).lowercased().replacingOccurrences(of: "_", with: "-")
@@ -219,10 +202,10 @@ struct ServeCommandTests {
         let file = directory.appendingPathComponent("0001_things.sql")
         try "CREATE TABLE things (id int);".write(to: file, atomically: true, encoding: .utf8)
         let environment = ["ISSUER_DATABASE_URL": database, "ISSUER_MIGRATIONS_DIR": directory.path]
-        let first = try await Self.run(["migrate"], in: directory, environment: environment)
+        let first = try await IssuerCommand.run(["migrate"], in: directory, environment: environment)
         #expect(first.code == 0, "\(first.output)")
         try "CREATE TABLE things (id bigint);".write(to: file, atomically: true, encoding: .utf8)
-        let edited = try await Self.run(["migrate"], in: directory, environment: environment)
+        let edited = try await IssuerCommand.run(["migrate"], in: directory, environment: environment)
         #expect(edited.code == 1)
         #expect(edited.output.contains("changed after it was applied"))
     }
@@ -237,15 +220,4 @@ struct ServeCommandTests {
         "ISSUER_APPLE_PRIVATE_KEY_FILE", "ISSUER_APPLE_TOKEN_URL", "ISSUER_APPLE_REVOKE_URL", "ISSUER_LOG_LEVEL",
         "ISSUER_LOG_FORMAT",
     ]
-
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) async throws -> (code: Int32, output: String) {
-        let process = try ChildProcess(
-            executable: BuiltProducts.issuer, arguments: arguments,
-            environment: cleanEnvironment.merging(environment) { _, new in new }, directory: directory)
-        guard let code = await process.waitForExit(timeout: .seconds(120)) else {
-            process.kill()
-            return (-1, process.output)
-        }
-        return (code, process.output)
-    }
 }

@@ -17,10 +17,10 @@ struct ThreadSizingTests {
     @Test("given one core by affinity, serve runs one NIO event loop")
     func oneCore() async throws {
         try await TestDirectories.withTemporary("one-core") { directory in
-            let port = ServeCommandTests.freePort()
+            let port = TestPorts.random()
             let server = try ChildProcess(
                 executable: "/usr/bin/taskset", arguments: ["-c", "0", BuiltProducts.issuer, "serve", "--port", "\(port)"],
-                environment: ServeCommandTests.cleanEnvironment, directory: directory)
+                environment: IssuerCommand.cleanEnvironment, directory: directory)
             defer { server.kill() }
             var ready = false
             for _ in 0..<600 where !ready {

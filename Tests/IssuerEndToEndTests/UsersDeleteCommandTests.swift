@@ -23,18 +23,18 @@ struct UsersDeleteCommandTests {
                 "INSERT INTO apple_tokens (user_id, client_id, sealed, created_at) VALUES ($1, 'com.example.app', $2, now())",
                 [signIn.user.id, try AppleTokenVault(secret: secret).seal(appleToken, kind: .refreshToken, userID: signIn.user.id)])
 
-            let show = try await ServeCommandTests.run(["users", "show", sub, "--database-url", database], in: directory)
+            let show = try await IssuerCommand.run(["users", "show", sub, "--database-url", database], in: directory)
             #expect(show.code == 0, "\(show.output)")
             #expect(show.output.contains("email forwarding - (Apple never said)"))
             #expect(show.output.contains("apple token    held: com.example.app"))
             #expect(!show.output.contains(appleToken))
 
-            let refused = try await ServeCommandTests.run(["users", "delete", sub, "--database-url", database], in: directory)
+            let refused = try await IssuerCommand.run(["users", "delete", sub, "--database-url", database], in: directory)
             #expect(refused.code == 2, "asked for --yes off a terminal: a usage error")
             #expect(refused.output.contains("without --yes"))
             #expect(try await pool.query("SELECT count(*) FROM users WHERE id = $1", [signIn.user.id]).single!.decode(Int.self, at: 0) == 1)
 
-            let deleted = try await ServeCommandTests.run(["users", "delete", sub, "--yes", "--database-url", database], in: directory)
+            let deleted = try await IssuerCommand.run(["users", "delete", sub, "--yes", "--database-url", database], in: directory)
             #expect(deleted.code == 0, "\(deleted.output)")
             #expect(deleted.output.contains("Deleted user \(sub)"))
             #expect(deleted.output.contains("1 queued"), "no Apple credentials here: the servers retry it")
@@ -44,11 +44,11 @@ struct UsersDeleteCommandTests {
             let reason = try await pool.query("SELECT reason FROM account_deletions WHERE user_id = $1", [signIn.user.id]).single?.decode(String.self, at: 0)
             #expect(reason == "operator request")
 
-            let again = try await ServeCommandTests.run(["users", "delete", sub, "--yes", "--database-url", database], in: directory)
+            let again = try await IssuerCommand.run(["users", "delete", sub, "--yes", "--database-url", database], in: directory)
             #expect(again.code == 0, "safe to re-run: \(again.output)")
             #expect(again.output.contains("already deleted"))
 
-            let queue = try await ServeCommandTests.run(["apple", "revocations", "--database-url", database], in: directory)
+            let queue = try await IssuerCommand.run(["apple", "revocations", "--database-url", database], in: directory)
             #expect(queue.code == 0, "\(queue.output)")
             #expect(queue.output.contains(sub))
             #expect(queue.output.contains("pending"))
@@ -66,7 +66,7 @@ struct UsersDeleteCommandTests {
             #expect(revocation["finished_at"] is NSNull)
             #expect(!queued.stdout.contains(appleToken))
 
-            let nobody = try await ServeCommandTests.run(["users", "delete", UUID().uuidString, "--yes", "--database-url", database], in: directory)
+            let nobody = try await IssuerCommand.run(["users", "delete", UUID().uuidString, "--yes", "--database-url", database], in: directory)
             #expect(nobody.code == 3, "no such user: \(nobody.output)")
         }
     }

@@ -11,35 +11,6 @@ import TestSupport
 
 @Suite("DELETE /account and the Apple revocation queue (reference: Account deletion)", .timeLimit(.minutes(10)))
 struct AccountDeletionTests {
-    /// How the refresh token travels: both bodies an app may send.
-    enum Body: CaseIterable, Sendable { case form, json }
-
-    /// `DELETE /account` with the bearer `token` and, unless nil, `refreshToken` in a body.
-    static func delete(
-        _ client: some TestClientProtocol, _ token: String?, refreshToken: String?, body: Body = .form
-    ) async throws -> TestResponse {
-        var headers: HTTPFields = [:]
-        if let token { headers[.authorization] = "Bearer \(token)" }
-        guard let refreshToken else {
-            return try await client.executeRequest(uri: "/account", method: .delete, headers: headers, body: nil)
-        }
-        let bytes: Data
-        switch body {
-        case .form:
-            headers[.contentType] = "application/x-www-form-urlencoded"
-            bytes = Data("refresh_token=\(refreshToken)".utf8)
-        case .json:
-            headers[.contentType] = "application/json"
-            bytes = try JSONSerialization.data(withJSONObject: ["refresh_token": refreshToken])
-        }
-        return try await client.executeRequest(uri: "/account", method: .delete, headers: headers, body: ByteBuffer(bytes: bytes))
-    }
-
-    /// `delete` with both proofs of the session `tokens` came from.
-    static func delete(_ client: some TestClientProtocol, session tokens: [String: Any], body: Body = .form) async throws -> TestResponse {
-        try await delete(client, tokens["access_token"] as? String, refreshToken: tokens["refresh_token"] as? String, body: body)
-    }
-
     @Test("deletion: 204; the token stops working, refresh fails, Apple's token is revoked, other users untouched, nothing personal left, a new sign-in is a new user")
     func deletes() async throws {
         try await AppleTestRig.run { rig in
@@ -51,19 +22,19 @@ struct AccountDeletionTests {
                 let userID = try AppleTestRig.userID(rig.fixture, tokens)
                 let access = tokens["access_token"] as! String
 
-                let response = try await Self.delete(client, session: tokens)
+                let response = try await AccountDeletionRequest.delete(client, session: tokens)
                 #expect(response.status == .noContent)
                 #expect(rig.apple.revokedTokens == [appleToken])
 
-                #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .unauthorized)
-                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
-                let again = try await Self.delete(client, session: tokens)
+                #expect(try await UserInfoRequest.send(client, access).status == .unauthorized)
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+                let again = try await AccountDeletionRequest.delete(client, session: tokens)
                 #expect(again.status == .badRequest, "the session's refresh token went with the account")
                 #expect(again.json["error"] as? String == "invalid_grant")
 
                 // The other user is untouched, Apple token included.
-                #expect(try await UserInfoEndpointTests.userinfo(client, other["access_token"] as? String).status == .ok)
-                #expect(try await RefreshGrantTests.refresh(client, other["refresh_token"] as! String).status == .ok)
+                #expect(try await UserInfoRequest.send(client, other["access_token"] as? String).status == .ok)
+                #expect(try await RefreshRequest.post(client, other["refresh_token"] as! String).status == .ok)
                 #expect(try await AppleTestRig.heldToken(rig.fixture, userID: try AppleTestRig.userID(rig.fixture, other)) == otherAppleToken)
 
                 let audit = try #require(try await rig.fixture.pool.query(
@@ -80,8 +51,8 @@ struct AccountDeletionTests {
                 let again2 = try await AppleTestRig.signIn(client, rig.fixture, subject: "delete.me", code: nil)
                 #expect(try AppleTestRig.userID(rig.fixture, again2) != userID, "a new sign-in is a new user with a new sub")
             }
-            #expect(AppleTestRig.metric(rig.fixture.metrics, #"issuer_accounts_deletions_total{reason="user request"}"#) == 1)
-            #expect(AppleTestRig.metric(rig.fixture.metrics, #"issuer_apple_revocations_total{outcome="revoked"}"#) == 1)
+            #expect(MetricsExposition.value(rig.fixture.metrics, #"issuer_accounts_deletions_total{reason="user request"}"#) == 1)
+            #expect(MetricsExposition.value(rig.fixture.metrics, #"issuer_apple_revocations_total{outcome="revoked"}"#) == 1)
         }
     }
 
@@ -89,12 +60,12 @@ struct AccountDeletionTests {
     func challenges() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
-                let none = try await Self.delete(client, nil, refreshToken: tokens["refresh_token"] as? String)
+                let tokens = try await NativeSignIn.tokens(client, fixture)
+                let none = try await AccountDeletionRequest.delete(client, nil, refreshToken: tokens["refresh_token"] as? String)
                 #expect(none.status == .unauthorized)
                 #expect(none.headers[.wwwAuthenticate] == "Bearer")
                 for token in ["garbage", tokens["id_token"] as! String, tokens["refresh_token"] as! String] {
-                    let bad = try await Self.delete(client, token, refreshToken: tokens["refresh_token"] as? String)
+                    let bad = try await AccountDeletionRequest.delete(client, token, refreshToken: tokens["refresh_token"] as? String)
                     #expect(bad.status == .unauthorized)
                     #expect(bad.json["error"] as? String == "invalid_token")
                 }
@@ -103,9 +74,9 @@ struct AccountDeletionTests {
                     uri: "/account", method: .delete, headers: [.authorization: "Bearer garbage", .contentType: "text/plain"],
                     body: ByteBuffer(string: "refresh_token=x"))
                 #expect(badBody.status == .unauthorized)
-                let revoked = try await RevocationEndpointTests.revoke(client, tokens["refresh_token"] as? String)
+                let revoked = try await RevocationRequest.post(client, tokens["refresh_token"] as? String)
                 #expect(revoked.status == .ok)
-                let afterRevocation = try await Self.delete(client, session: tokens)
+                let afterRevocation = try await AccountDeletionRequest.delete(client, session: tokens)
                 #expect(afterRevocation.status == .badRequest, "a revoked session's tokens delete nothing")
                 #expect(afterRevocation.json["error"] as? String == "invalid_grant")
             }
@@ -116,17 +87,17 @@ struct AccountDeletionTests {
 
     @Test("Two proofs: an access token alone (a hosted-flow token for web included) deletes nothing: 400 invalid_request", arguments: [false, true])
     func accessTokenAlone(hosted: Bool) async throws {
-        try await HostedFlowTests.withFixture { fixture in
+        try await HostedFlow.withFixture { fixture in
             try await fixture.test { client in
                 let tokens = hosted
-                    ? try await HostedFlowTests.signIn(client, fixture, clientID: "clanboards-mobile", scope: "openid")
-                    : try await RefreshGrantTests.signIn(client, fixture)
-                let answer = try await Self.delete(client, tokens["access_token"] as? String, refreshToken: nil)
+                    ? try await HostedFlow.signIn(client, fixture, clientID: "clanboards-mobile", scope: "openid")
+                    : try await NativeSignIn.tokens(client, fixture)
+                let answer = try await AccountDeletionRequest.delete(client, tokens["access_token"] as? String, refreshToken: nil)
                 #expect(answer.status == .badRequest)
                 #expect(answer.json["error"] as? String == "invalid_request")
-                let empty = try await Self.delete(client, tokens["access_token"] as? String, refreshToken: "")
+                let empty = try await AccountDeletionRequest.delete(client, tokens["access_token"] as? String, refreshToken: "")
                 #expect(empty.json["error"] as? String == "invalid_request")
-                #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
+                #expect(try await UserInfoRequest.send(client, tokens["access_token"] as? String).status == .ok)
             }
             #expect(try await fixture.count("users") == 1)
             #expect(try await fixture.count("account_deletions") == 0)
@@ -137,17 +108,17 @@ struct AccountDeletionTests {
     func refreshTokenOfAnotherSession() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.one")
-                let sameUser = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.one")
-                let otherUser = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.two")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "proof.one")
+                let sameUser = try await NativeSignIn.tokens(client, fixture, subject: "proof.one")
+                let otherUser = try await NativeSignIn.tokens(client, fixture, subject: "proof.two")
                 let access = tokens["access_token"] as? String
                 for refresh in [sameUser["refresh_token"] as? String, otherUser["refresh_token"] as? String, RefreshToken.generate().value, "short"] {
-                    let answer = try await Self.delete(client, access, refreshToken: refresh)
+                    let answer = try await AccountDeletionRequest.delete(client, access, refreshToken: refresh)
                     #expect(answer.status == .badRequest)
                     #expect(answer.json["error"] as? String == "invalid_grant")
                 }
                 for session in [tokens, sameUser, otherUser] {
-                    #expect(try await UserInfoEndpointTests.userinfo(client, session["access_token"] as? String).status == .ok)
+                    #expect(try await UserInfoRequest.send(client, session["access_token"] as? String).status == .ok)
                 }
             }
             #expect(try await fixture.count("users") == 2)
@@ -156,24 +127,24 @@ struct AccountDeletionTests {
         }
     }
 
-    @Test("Two proofs, checked as the refresh grant checks: a spent token inside the reuse grace is accepted (not rotated), after it is theft: session revoked, nothing deleted", arguments: Body.allCases)
-    func spentRefreshToken(body: Body) async throws {
+    @Test("Two proofs, checked as the refresh grant checks: a spent token inside the reuse grace is accepted (not rotated), after it is theft: session revoked, nothing deleted", arguments: AccountDeletionRequest.Body.allCases)
+    func spentRefreshToken(body: AccountDeletionRequest.Body) async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let first = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.spent")
-                let rotated = try await RefreshGrantTests.refresh(client, first["refresh_token"] as! String).json
+                let first = try await NativeSignIn.tokens(client, fixture, subject: "proof.spent")
+                let rotated = try await RefreshRequest.post(client, first["refresh_token"] as! String).json
                 let access = rotated["access_token"] as? String
                 // After the grace: theft.
                 fixture.clock.advance(by: 60)
-                let late = try await Self.delete(client, access, refreshToken: first["refresh_token"] as? String, body: body)
+                let late = try await AccountDeletionRequest.delete(client, access, refreshToken: first["refresh_token"] as? String, body: body)
                 #expect(late.status == .badRequest)
                 #expect(late.json["error"] as? String == "invalid_grant")
-                #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .unauthorized, "the session is revoked")
+                #expect(try await UserInfoRequest.send(client, access).status == .unauthorized, "the session is revoked")
 
-                let second = try await RefreshGrantTests.signIn(client, fixture, subject: "proof.spent")
-                let next = try await RefreshGrantTests.refresh(client, second["refresh_token"] as! String).json
+                let second = try await NativeSignIn.tokens(client, fixture, subject: "proof.spent")
+                let next = try await RefreshRequest.post(client, second["refresh_token"] as! String).json
                 // Inside the grace: the spent token still proves the session (a lost answer's retry).
-                let inGrace = try await Self.delete(client, next["access_token"] as? String, refreshToken: second["refresh_token"] as? String, body: body)
+                let inGrace = try await AccountDeletionRequest.delete(client, next["access_token"] as? String, refreshToken: second["refresh_token"] as? String, body: body)
                 #expect(inGrace.status == .noContent)
             }
             #expect(try await fixture.count("account_deletions") == 1)
@@ -185,10 +156,10 @@ struct AccountDeletionTests {
     func notRotated() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
-                let refused = try await Self.delete(client, "garbage", refreshToken: tokens["refresh_token"] as? String)
+                let tokens = try await NativeSignIn.tokens(client, fixture)
+                let refused = try await AccountDeletionRequest.delete(client, "garbage", refreshToken: tokens["refresh_token"] as? String)
                 #expect(refused.status == .unauthorized)
-                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).status == .ok)
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).status == .ok)
             }
             #expect(try await fixture.count("refresh_tokens WHERE spent_at IS NOT NULL") == 1)
         }
@@ -203,13 +174,13 @@ struct AccountDeletionTests {
                 rig.apple.mode = .hanging
                 let started = ContinuousClock.now
                 let (access, refresh) = (tokens["access_token"] as? String, tokens["refresh_token"] as? String)
-                let answer = await WithinBound.result(seconds: 45) { try await Self.delete(client, access, refreshToken: refresh).status }
+                let answer = await WithinBound.result(seconds: 45) { try await AccountDeletionRequest.delete(client, access, refreshToken: refresh).status }
                 #expect(try answer?.get() == .noContent)
                 // docs/reference.md, "Account deletion": about 2 s. Bounded generously for a loaded machine: what matters is that
                 // the answer did not wait out Apple's 60 s hang.
                 #expect(ContinuousClock.now - started < .seconds(30))
                 #expect(try await AppleTestRig.eventually {
-                    AppleTestRig.metric(rig.fixture.metrics, "issuer_apple_revocation_queue_depth") == 1
+                    MetricsExposition.value(rig.fixture.metrics, "issuer_apple_revocation_queue_depth") == 1
                 })
             }
             #expect(rig.apple.revokedTokens.isEmpty)
@@ -224,10 +195,10 @@ struct AccountDeletionTests {
                     #expect(try await AppleTestRig.eventually {
                         try await second.count("apple_revocations WHERE outcome = 'revoked' AND sealed IS NULL") == 1
                     })
-                    #expect(try await AppleTestRig.eventually { AppleTestRig.metric(second.metrics, "issuer_apple_revocation_queue_depth") == 0 })
+                    #expect(try await AppleTestRig.eventually { MetricsExposition.value(second.metrics, "issuer_apple_revocation_queue_depth") == 0 })
                 }
-                #expect(AppleTestRig.metric(second.metrics, #"issuer_apple_revocations_total{outcome="revoked"}"#) == 1)
-                #expect(AppleTestRig.metric(rig.fixture.metrics, #"issuer_apple_revocations_total{outcome="revoked"}"#) == nil)
+                #expect(MetricsExposition.value(second.metrics, #"issuer_apple_revocations_total{outcome="revoked"}"#) == 1)
+                #expect(MetricsExposition.value(rig.fixture.metrics, #"issuer_apple_revocations_total{outcome="revoked"}"#) == nil)
             }
         }
     }
@@ -239,7 +210,7 @@ struct AccountDeletionTests {
             try await AppleTestRig.test(rig.fixture) { client in
                 let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: "delete.dead", code: code)
                 _ = rig.apple.state.withLock { $0.liveTokens.remove(appleToken) }
-                #expect(try await Self.delete(client, session: tokens).status == .noContent)
+                #expect(try await AccountDeletionRequest.delete(client, session: tokens).status == .noContent)
                 #expect(try await rig.fixture.count("apple_revocations WHERE outcome = 'already_invalid' AND sealed IS NULL") == 1)
                 rig.fixture.clock.advance(by: 3 * 24 * 3600)
                 // Days later, past any backoff: a worker pass finds nothing to send.
@@ -251,7 +222,7 @@ struct AccountDeletionTests {
                 await dependencies.pool.close()
             }
             #expect(rig.apple.state.withLock { $0.revokeRequests } == [appleToken], "tried once, never again")
-            #expect(AppleTestRig.metric(rig.fixture.metrics, #"issuer_apple_revocations_total{outcome="already_invalid"}"#) == 1)
+            #expect(MetricsExposition.value(rig.fixture.metrics, #"issuer_apple_revocations_total{outcome="already_invalid"}"#) == 1)
         }
     }
 

@@ -23,44 +23,40 @@ struct AccountIdentitiesTests {
             body: ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
     }
 
-    static func providers(_ response: TestResponse) -> [String] {
-        ((response.json["identities"] as? [[String: Any]]) ?? []).compactMap { $0["provider"] as? String }
-    }
-
     @Test("GET /account: the user's sub and identities, with each identity's e-mail; no provider sub; a bare request is 401")
     func account() async throws {
-        try await ProviderExchangeTests.withGoogle { fixture, _, client in
+        try await ProviderIssuer.withGoogle { fixture, _, client in
             let tokens = try await AppleTestRig.signIn(client, fixture, subject: "link.account", code: nil, email: "me@privaterelay.appleid.com")
-            let response = try await AccountSessionsTests.call(client, .get, "/account", tokens, withRefresh: false)
+            let response = try await AccountRequest.send(client, .get, "/account", tokens, withRefresh: false)
             #expect(response.status == .ok)
             #expect(response.json["sub"] as? String == (try AppleTestRig.userID(fixture, tokens)).uuidString.lowercased())
             let identity = try #require((response.json["identities"] as? [[String: Any]])?.first)
             #expect(Set(identity.keys) == ["provider", "email", "email_verified", "linked_at"])
             #expect(identity["provider"] as? String == "apple" && identity["email"] as? String == "me@privaterelay.appleid.com")
             #expect(!String(buffer: response.body).contains("link.account"), "never the provider's sub")
-            #expect(try await AccountSessionsTests.call(client, .get, "/account", nil).status == .unauthorized)
+            #expect(try await AccountRequest.send(client, .get, "/account", nil).status == .unauthorized)
         }
     }
 
     @Test("link Google from an Apple session: then Google's native sign-in reaches the same user; linking it again changes nothing")
     func linkThenSignIn() async throws {
-        try await ProviderExchangeTests.withGoogle { fixture, google, client in
+        try await ProviderIssuer.withGoogle { fixture, google, client in
             let apple = try await AppleTestRig.signIn(client, fixture, subject: "link.one", code: nil)
             let linked = try await Self.link(client, apple, provider: "google", idToken: try google.idToken(subject: "g-link-1"))
             #expect(linked.status == .ok, "\(linked.json)")
-            #expect(Self.providers(linked) == ["apple", "google"])
+            #expect(AccountRequest.providers(linked) == ["apple", "google"])
             let again = try await Self.link(client, apple, provider: "google", idToken: try google.idToken(subject: "g-link-1"))
-            #expect(again.status == .ok && Self.providers(again) == ["apple", "google"])
+            #expect(again.status == .ok && AccountRequest.providers(again) == ["apple", "google"])
             let android = try await client.postJSON("/auth/google/exchange", ["id_token": try google.idToken(subject: "g-link-1")])
             #expect(try AppleTestRig.userID(fixture, android.json) == AppleTestRig.userID(fixture, apple))
             #expect(try await fixture.count("users") == 1)
-            #expect(ProviderExchangeTests.metric(fixture, "issuer_identity_links_total", ["provider=\"google\"", "by=\"user\""]) == 1, "counted once")
+            #expect(MetricsExposition.value(fixture.metrics, "issuer_identity_links_total", labels: ["provider=\"google\"", "by=\"user\""]) == 1, "counted once")
         }
     }
 
     @Test("refused, nothing changed: another user's identity (409 identity_in_use), a second account of one provider (409 provider_already_linked), an access token alone, a token that does not verify")
     func refusals() async throws {
-        try await ProviderExchangeTests.withGoogle { fixture, google, client in
+        try await ProviderIssuer.withGoogle { fixture, google, client in
             let owner = try await client.postJSON("/auth/google/exchange", ["id_token": try google.idToken(subject: "g-taken")])
             let apple = try await AppleTestRig.signIn(client, fixture, subject: "link.two", code: nil)
             let inUse = try await Self.link(client, apple, provider: "google", idToken: try google.idToken(subject: "g-taken"))
@@ -81,7 +77,7 @@ struct AccountIdentitiesTests {
 
     @Test("two users linking one Google account at once: one wins, the other gets 409")
     func concurrentLinks() async throws {
-        try await ProviderExchangeTests.withGoogle { fixture, google, client in
+        try await ProviderIssuer.withGoogle { fixture, google, client in
             let first = try await AppleTestRig.signIn(client, fixture, subject: "race.one", code: nil)
             let second = try await AppleTestRig.signIn(client, fixture, subject: "race.two", code: nil)
             let token = try google.idToken(subject: "g-race")
@@ -95,16 +91,16 @@ struct AccountIdentitiesTests {
 
     @Test("unlink: 204, then that provider's sign-in is a stranger; the last identity stays (409 last_identity); an unlinked provider is 404")
     func unlink() async throws {
-        try await ProviderExchangeTests.withGoogle { fixture, google, client in
+        try await ProviderIssuer.withGoogle { fixture, google, client in
             let apple = try await AppleTestRig.signIn(client, fixture, subject: "unlink.one", code: nil)
             #expect(try await Self.link(client, apple, provider: "google", idToken: try google.idToken(subject: "g-unlink")).status == .ok)
-            #expect(try await AccountSessionsTests.call(client, .delete, "/account/identities/google", apple).status == .noContent)
-            #expect(try await AccountSessionsTests.call(client, .delete, "/account/identities/google", apple).status == .notFound)
-            let last = try await AccountSessionsTests.call(client, .delete, "/account/identities/apple", apple)
+            #expect(try await AccountRequest.send(client, .delete, "/account/identities/google", apple).status == .noContent)
+            #expect(try await AccountRequest.send(client, .delete, "/account/identities/google", apple).status == .notFound)
+            let last = try await AccountRequest.send(client, .delete, "/account/identities/apple", apple)
             #expect(last.status == .conflict && last.json["error"] as? String == "last_identity")
             let android = try await client.postJSON("/auth/google/exchange", ["id_token": try google.idToken(subject: "g-unlink")])
             #expect(try AppleTestRig.userID(fixture, android.json) != AppleTestRig.userID(fixture, apple))
-            #expect(ProviderExchangeTests.metric(fixture, "issuer_identity_unlinks_total", ["provider=\"google\""]) == 1)
+            #expect(MetricsExposition.value(fixture.metrics, "issuer_identity_unlinks_total", labels: ["provider=\"google\""]) == 1)
         }
     }
 
@@ -124,7 +120,7 @@ struct AccountIdentitiesTests {
                 let googleToken = try rig.fixture.apple.identityToken(
                     subject: "g-apple-unlink", audience: FakeGoogleServer.webClientID, overrides: ["iss": "https://accounts.google.com"])
                 #expect(try await Self.link(client, tokens, provider: "google", idToken: googleToken).status == .ok)
-                #expect(try await AccountSessionsTests.call(client, .delete, "/account/identities/apple", tokens).status == .noContent)
+                #expect(try await AccountRequest.send(client, .delete, "/account/identities/apple", tokens).status == .noContent)
             }
             #expect(rig.apple.revokedTokens == [appleToken])
             #expect(try await rig.fixture.count("apple_tokens") == 0)
@@ -135,7 +131,7 @@ struct AccountIdentitiesTests {
         ("joins", true), ("relay", true), ("unverified", true), ("ambiguous", true), ("off", false),
     ])
     func emailLinking(_ kind: String, _ enabled: Bool) async throws {
-        try await ProviderExchangeTests.withGoogle(["link_by_verified_email": enabled]) { fixture, google, client in
+        try await ProviderIssuer.withGoogle(["link_by_verified_email": enabled]) { fixture, google, client in
             let email = kind == "relay" ? "x1@privaterelay.appleid.com" : "person@example.com"
             let apple = try await AppleTestRig.signIn(client, fixture, subject: "email.apple", code: nil, email: email)
             if kind == "ambiguous" { _ = try await AppleTestRig.signIn(client, fixture, subject: "email.apple.2", code: nil, email: email) }
@@ -144,7 +140,7 @@ struct AccountIdentitiesTests {
             #expect(android.status == .ok, "\(android.json)")
             let joined = try AppleTestRig.userID(fixture, android.json) == AppleTestRig.userID(fixture, apple)
             #expect(joined == (kind == "joins"), "\(kind)")
-            let links = ProviderExchangeTests.metric(fixture, "issuer_identity_links_total", ["provider=\"google\"", "by=\"verified_email\""])
+            let links = MetricsExposition.value(fixture.metrics, "issuer_identity_links_total", labels: ["provider=\"google\"", "by=\"verified_email\""])
             #expect(links == (kind == "joins" ? 1 : nil))
             // The next sign-in finds the identity as linked the first time.
             let again = try await client.postJSON("/auth/google/exchange", ["id_token": token])
@@ -173,7 +169,7 @@ struct AccountIdentitiesTests {
                     ])))
                 #expect(response.status == .ok, "\(response.json)")
                 #expect(try await AppleTestRig.heldToken(rig.fixture, userID: try AppleTestRig.userID(rig.fixture, tokens)) == appleToken)
-                #expect(try await AccountDeletionTests.delete(client, session: tokens).status == .noContent)
+                #expect(try await AccountDeletionRequest.delete(client, session: tokens).status == .noContent)
             }
             #expect(rig.apple.revokedTokens == [appleToken])
         }

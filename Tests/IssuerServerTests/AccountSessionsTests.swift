@@ -12,52 +12,26 @@ import TestSupport
 @Suite("Signed-in devices: /account/sessions")
 struct AccountSessionsTests {
     /// A request to `path` with `tokens`' bearer, and their refresh token in a form when `withRefresh`.
-    static func call(
-        _ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ path: String, _ tokens: [String: Any]?, withRefresh: Bool = true
-    ) async throws -> TestResponse {
-        var headers: HTTPFields = [:]
-        if let access = tokens?["access_token"] as? String { headers[.authorization] = "Bearer \(access)" }
-        var body: ByteBuffer?
-        if withRefresh, let refresh = tokens?["refresh_token"] as? String {
-            headers[.contentType] = "application/x-www-form-urlencoded"
-            body = ByteBuffer(string: "refresh_token=\(refresh)")
-        }
-        return try await client.executeRequest(uri: path, method: method, headers: headers, body: body)
-    }
-
-    static func sids(_ response: TestResponse) -> [String: Bool] {
-        let sessions = (response.json["sessions"] as? [[String: Any]]) ?? []
-        return Dictionary(uniqueKeysWithValues: sessions.compactMap { session in
-            (session["sid"] as? String).map { ($0, session["current"] as? Bool ?? false) }
-        })
-    }
-
-    static func sid(_ fixture: IssuerTestFixture, _ tokens: [String: Any]) throws -> String {
-        let claims = try AccessTokenVerifier(configuration: fixture.configuration, clock: fixture.clock)
-            .verify(tokens["access_token"] as! String, ring: try fixture.ring())
-        return claims.sessionID.lowercased()
-    }
-
     @Test("the list: every live session of the user with the bearer's marked current, its provider and client, no token or address; another user's not")
     func list() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let phone = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.one")
-                let tablet = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.one")
-                let stranger = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.two")
-                let response = try await Self.call(client, .get, "/account/sessions", phone, withRefresh: false)
+                let phone = try await NativeSignIn.tokens(client, fixture, subject: "devices.one")
+                let tablet = try await NativeSignIn.tokens(client, fixture, subject: "devices.one")
+                let stranger = try await NativeSignIn.tokens(client, fixture, subject: "devices.two")
+                let response = try await AccountRequest.send(client, .get, "/account/sessions", phone, withRefresh: false)
                 #expect(response.status == .ok)
                 #expect(response.headers[.cacheControl] == "no-store")
-                let (phoneSID, tabletSID) = (try Self.sid(fixture, phone), try Self.sid(fixture, tablet))
-                #expect(Self.sids(response) == [phoneSID: true, tabletSID: false])
+                let (phoneSID, tabletSID) = (try AccountRequest.sessionID(fixture, phone), try AccountRequest.sessionID(fixture, tablet))
+                #expect(AccountRequest.sessionIDs(response) == [phoneSID: true, tabletSID: false])
                 let first = try #require((response.json["sessions"] as? [[String: Any]])?.first)
                 #expect(Set(first.keys) == ["sid", "client_id", "provider", "created_at", "last_used_at", "user_agent", "current"])
                 #expect(first["provider"] as? String == "apple")
                 #expect(first["client_id"] as? String == "clanboards-mobile")
                 let text = String(buffer: response.body)
-                let strangerSID = try Self.sid(fixture, stranger)
+                let strangerSID = try AccountRequest.sessionID(fixture, stranger)
                 #expect(!text.contains(phone["refresh_token"] as! String) && !text.contains(strangerSID))
-                #expect(try await Self.call(client, .get, "/account/sessions", nil).status == .unauthorized)
+                #expect(try await AccountRequest.send(client, .get, "/account/sessions", nil).status == .unauthorized)
             }
         }
     }
@@ -66,22 +40,22 @@ struct AccountSessionsTests {
     func revokeOne() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let phone = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.three")
-                let tablet = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.three")
-                let stranger = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.four")
-                let tabletPath = "/account/sessions/\(try Self.sid(fixture, tablet))"
-                let accessOnly = try await Self.call(client, .delete, tabletPath, phone, withRefresh: false)
+                let phone = try await NativeSignIn.tokens(client, fixture, subject: "devices.three")
+                let tablet = try await NativeSignIn.tokens(client, fixture, subject: "devices.three")
+                let stranger = try await NativeSignIn.tokens(client, fixture, subject: "devices.four")
+                let tabletPath = "/account/sessions/\(try AccountRequest.sessionID(fixture, tablet))"
+                let accessOnly = try await AccountRequest.send(client, .delete, tabletPath, phone, withRefresh: false)
                 #expect(accessOnly.status == .badRequest && accessOnly.json["error"] as? String == "invalid_request")
-                let foreign = try await Self.call(client, .delete, "/account/sessions/\(try Self.sid(fixture, stranger))", phone)
+                let foreign = try await AccountRequest.send(client, .delete, "/account/sessions/\(try AccountRequest.sessionID(fixture, stranger))", phone)
                 #expect(foreign.status == .notFound)
-                #expect(try await Self.call(client, .delete, "/account/sessions/not-a-sid", phone).status == .notFound)
-                #expect(try await RefreshGrantTests.refresh(client, stranger["refresh_token"] as! String).status == .ok, "nothing of the other user revoked")
+                #expect(try await AccountRequest.send(client, .delete, "/account/sessions/not-a-sid", phone).status == .notFound)
+                #expect(try await RefreshRequest.post(client, stranger["refresh_token"] as! String).status == .ok, "nothing of the other user revoked")
 
-                #expect(try await Self.call(client, .delete, tabletPath, phone).status == .noContent)
-                let refused = try await RefreshGrantTests.refresh(client, tablet["refresh_token"] as! String)
+                #expect(try await AccountRequest.send(client, .delete, tabletPath, phone).status == .noContent)
+                let refused = try await RefreshRequest.post(client, tablet["refresh_token"] as! String)
                 #expect(refused.json["error"] as? String == "invalid_grant")
-                #expect(Self.sids(try await Self.call(client, .get, "/account/sessions", phone, withRefresh: false)).count == 1)
-                #expect(try await Self.call(client, .delete, tabletPath, phone).status == .notFound, "no longer live")
+                #expect(AccountRequest.sessionIDs(try await AccountRequest.send(client, .get, "/account/sessions", phone, withRefresh: false)).count == 1)
+                #expect(try await AccountRequest.send(client, .delete, tabletPath, phone).status == .notFound, "no longer live")
             }
         }
     }
@@ -90,15 +64,15 @@ struct AccountSessionsTests {
     func revokeOthers() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let phone = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.five")
-                let tablet = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.five")
-                let laptop = try await RefreshGrantTests.signIn(client, fixture, subject: "devices.five")
-                #expect(try await Self.call(client, .delete, "/account/sessions", phone).status == .noContent)
-                #expect(try await RefreshGrantTests.refresh(client, phone["refresh_token"] as! String).status == .ok)
+                let phone = try await NativeSignIn.tokens(client, fixture, subject: "devices.five")
+                let tablet = try await NativeSignIn.tokens(client, fixture, subject: "devices.five")
+                let laptop = try await NativeSignIn.tokens(client, fixture, subject: "devices.five")
+                #expect(try await AccountRequest.send(client, .delete, "/account/sessions", phone).status == .noContent)
+                #expect(try await RefreshRequest.post(client, phone["refresh_token"] as! String).status == .ok)
                 for other in [tablet, laptop] {
-                    #expect(try await RefreshGrantTests.refresh(client, other["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+                    #expect(try await RefreshRequest.post(client, other["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
                 }
-                let revokedList = try await Self.call(client, .get, "/account/sessions", tablet, withRefresh: false)
+                let revokedList = try await AccountRequest.send(client, .get, "/account/sessions", tablet, withRefresh: false)
                 #expect(revokedList.status == .unauthorized && revokedList.json["error"] as? String == "invalid_token")
             }
         }

@@ -52,22 +52,41 @@ struct AppleClientSecretTests {
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
-    @Test("an unreadable .p8, or one that is not a P-256 key, is one configuration error naming the setting")
-    func badKeyFile() throws {
+    /// The ways a `.p8` can be unusable.
+    enum BadKeyFile: String, CaseIterable, Sendable {
+        case missing, notP256, notAKey
+    }
+
+    @Test("an unreadable .p8, or one that is not a P-256 key, is one configuration error naming the setting",
+          arguments: BadKeyFile.allCases)
+    func badKeyFile(_ flaw: BadKeyFile) throws {
         try FakeAppleServer.withKeyFile { apple in
-            let notP256 = apple.keyFile.deletingLastPathComponent().appendingPathComponent("rsa.p8")
-            try RSAPrivateKey.generate().pemPKCS8().write(to: notP256, atomically: true, encoding: .utf8)
-            let garbage = apple.keyFile.deletingLastPathComponent().appendingPathComponent("garbage.p8")
-            try "not a key".write(to: garbage, atomically: true, encoding: .utf8)
-            for path in ["/nonexistent/AuthKey.p8", notP256.path, garbage.path] {
-                var environment = apple.environment(port: 1)
-                environment["ISSUER_APPLE_PRIVATE_KEY_FILE"] = path
-                #expect {
-                    _ = try Configuration(environment: environment)
-                } throws: { error in
-                    (error as? ConfigurationError)?.setting == "ISSUER_APPLE_PRIVATE_KEY_FILE"
-                }
+            let path: String
+            switch flaw {
+            case .missing:
+                path = "/nonexistent/AuthKey.p8"
+            case .notP256:
+                let notP256 = apple.keyFile.deletingLastPathComponent().appendingPathComponent("rsa.p8")
+                try RSAPrivateKey.generate().pemPKCS8().write(to: notP256, atomically: true, encoding: .utf8)
+                path = notP256.path
+            case .notAKey:
+                let garbage = apple.keyFile.deletingLastPathComponent().appendingPathComponent("garbage.p8")
+                try "not a key".write(to: garbage, atomically: true, encoding: .utf8)
+                path = garbage.path
             }
+            var environment = apple.environment(port: 1)
+            environment["ISSUER_APPLE_PRIVATE_KEY_FILE"] = path
+            #expect {
+                _ = try Configuration(environment: environment)
+            } throws: { error in
+                (error as? ConfigurationError)?.setting == "ISSUER_APPLE_PRIVATE_KEY_FILE"
+            }
+        }
+    }
+
+    @Test("a readable P-256 .p8 is Apple's signing key, and never shows in a description")
+    func goodKeyFile() throws {
+        try FakeAppleServer.withKeyFile { apple in
             let configuration = try Configuration(environment: apple.environment(port: 1))
             #expect(configuration.appleCredentials?.signingKey == AppleSigningKey(contentsOf: apple.keyFile))
             #expect(!"\(configuration)".contains("BEGIN"), "the key never shows in a description")

@@ -21,7 +21,7 @@ struct AppleCodeBindingTests {
             #expect(try await rig.fixture.count("apple_tokens") == 0)
             #expect(rig.apple.revokedTokens == [victimToken])
             #expect(try await rig.fixture.count("apple_revocations WHERE outcome = 'revoked'") == 1)
-            #expect(AppleTestRig.metric(rig.fixture.metrics, #"issuer_apple_code_redemptions_total{outcome="mismatched"}"#) == 1)
+            #expect(MetricsExposition.value(rig.fixture.metrics, #"issuer_apple_code_redemptions_total{outcome="mismatched"}"#) == 1)
         }
     }
 

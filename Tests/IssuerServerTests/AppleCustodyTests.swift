@@ -21,7 +21,7 @@ struct AppleCustodyTests {
             }
             #expect(rig.apple.state.withLock { $0.tokenRequests } == 1)
             #expect(rig.apple.state.withLock { $0.refusedSecrets } == 0)
-            #expect(AppleTestRig.metric(rig.fixture.metrics, #"issuer_apple_code_redemptions_total{outcome="redeemed"}"#) == 1)
+            #expect(MetricsExposition.value(rig.fixture.metrics, #"issuer_apple_code_redemptions_total{outcome="redeemed"}"#) == 1)
         }
     }
 
@@ -76,7 +76,7 @@ struct AppleCustodyTests {
                 #expect(try await rig.fixture.count("apple_tokens") == 0)
                 // Counted just after the row's deletion commits, so waited for in its turn.
                 #expect(try await AppleTestRig.eventually {
-                    AppleTestRig.metric(rig.fixture.metrics, #"issuer_apple_code_redemptions_total{outcome="expired"}"#) == 1
+                    MetricsExposition.value(rig.fixture.metrics, #"issuer_apple_code_redemptions_total{outcome="expired"}"#) == 1
                 })
 
                 rig.apple.mode = .up

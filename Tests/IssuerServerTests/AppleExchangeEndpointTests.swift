@@ -236,7 +236,7 @@ struct DatabaseOutageTests {
                 let exchange = try await client.postJSON("/auth/apple/exchange", ["id_token": try fixture.apple.identityToken()])
                 #expect(exchange.status == .serviceUnavailable)
                 #expect(exchange.json["error"] as? String == "temporarily_unavailable")
-                let refresh = try await RefreshGrantTests.refresh(client, RefreshToken.generate().value)
+                let refresh = try await RefreshRequest.post(client, RefreshToken.generate().value)
                 #expect(refresh.status == .serviceUnavailable)
                 #expect(refresh.json["error"] as? String == "temporarily_unavailable")
                 #expect(try await client.get("/readyz").status == .serviceUnavailable)

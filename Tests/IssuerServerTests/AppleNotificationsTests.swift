@@ -48,7 +48,7 @@ struct AppleNotificationsTests {
     func emailForwarding(encoding: Encoding) async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.mail")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "notify.mail")
                 let userID = try AppleTestRig.userID(fixture, tokens)
                 let disabled = try await Self.post(client, try Self.notification(fixture, type: "email-disabled", sub: "notify.mail", encoding: encoding))
                 #expect(disabled.status == .ok)
@@ -60,10 +60,10 @@ struct AppleNotificationsTests {
                 fixture.clock.advance(by: 1)
                 #expect(try await Self.post(client, try Self.notification(fixture, type: "email-enabled", sub: "notify.mail", encoding: encoding)).status == .ok)
                 #expect(try await Self.forwarding(fixture, userID) == "enabled")
-                #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok, "sessions untouched")
+                #expect(try await UserInfoRequest.send(client, tokens["access_token"] as? String).status == .ok, "sessions untouched")
             }
-            #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="email-disabled"}"#) == 1)
-            #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="email-enabled"}"#) == 2)
+            #expect(MetricsExposition.value(fixture.metrics, #"issuer_apple_notifications_total{type="email-disabled"}"#) == 1)
+            #expect(MetricsExposition.value(fixture.metrics, #"issuer_apple_notifications_total{type="email-enabled"}"#) == 2)
         }
     }
 
@@ -81,8 +81,8 @@ struct AppleNotificationsTests {
                 let answer = try await Self.post(client, try Self.notification(fixture, type: "consent-revoked", sub: "notify.consent", encoding: .object))
                 #expect(answer.status == .ok)
                 for tokens in [first, second] {
-                    #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
-                    #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .unauthorized)
+                    #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+                    #expect(try await UserInfoRequest.send(client, tokens["access_token"] as? String).status == .unauthorized)
                 }
                 #expect(try await AppleTestRig.heldToken(fixture, userID: userID) == nil)
                 #expect(try await fixture.count("users") == 1)
@@ -103,9 +103,9 @@ struct AppleNotificationsTests {
                 let other = try await AppleTestRig.signIn(client, fixture, subject: "notify.stays", code: nil)
                 let userID = try AppleTestRig.userID(fixture, tokens)
                 #expect(try await Self.post(client, try Self.notification(fixture, type: type, sub: "notify.gone")).status == .ok)
-                #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .unauthorized)
-                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
-                #expect(try await UserInfoEndpointTests.userinfo(client, other["access_token"] as? String).status == .ok)
+                #expect(try await UserInfoRequest.send(client, tokens["access_token"] as? String).status == .unauthorized)
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+                #expect(try await UserInfoRequest.send(client, other["access_token"] as? String).status == .ok)
                 let reason = try await fixture.pool.query("SELECT reason FROM account_deletions WHERE user_id = $1", [userID]).single?.decode(String.self, at: 0)
                 #expect(reason == "apple account deleted")
                 #expect(try await fixture.count("apple_tokens") == 0)
@@ -113,7 +113,7 @@ struct AppleNotificationsTests {
                 #expect(try await fixture.count("identities WHERE subject = 'notify.gone'") == 0)
             }
             #expect(rig.apple.state.withLock { $0.revokeRequests }.isEmpty)
-            #expect(AppleTestRig.metric(fixture.metrics, #"issuer_accounts_deletions_total{reason="apple account deleted"}"#) == 1)
+            #expect(MetricsExposition.value(fixture.metrics, #"issuer_accounts_deletions_total{reason="apple account deleted"}"#) == 1)
         }
     }
 
@@ -121,7 +121,7 @@ struct AppleNotificationsTests {
     func refused() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.attack")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "notify.attack")
                 let now = Int(fixture.clock.now.timeIntervalSince1970)
                 let attacks: [(String, String)] = [
                     ("forged", try Self.notification(fixture, type: "account-delete", sub: "notify.attack", key: try RSAPrivateKey.generate())),
@@ -138,7 +138,7 @@ struct AppleNotificationsTests {
                     #expect(response.json["error"] as? String == "invalid_request", "\(name)")
                 }
                 #expect(try await client.postJSON("/auth/apple/notifications", [:]).status == .badRequest)
-                #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
+                #expect(try await UserInfoRequest.send(client, tokens["access_token"] as? String).status == .ok)
             }
             #expect(try await fixture.count("users") == 1)
             #expect(try await fixture.count("received_events WHERE sender = 'apple'") == 0)
@@ -150,7 +150,7 @@ struct AppleNotificationsTests {
     func oldPayloadRefused() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.replay")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "notify.replay")
                 let issued = fixture.clock.now.addingTimeInterval(-400 * 24 * 3600)
                 let payload = try Self.notification(
                     fixture, type: "consent-revoked", sub: "notify.replay", eventTime: issued,
@@ -158,7 +158,7 @@ struct AppleNotificationsTests {
                 let answer = try await Self.post(client, payload)
                 #expect(answer.status == .badRequest)
                 #expect(answer.json["error"] as? String == "invalid_request")
-                #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
+                #expect(try await UserInfoRequest.send(client, tokens["access_token"] as? String).status == .ok)
             }
             #expect(try await fixture.count("received_events WHERE sender = 'apple'") == 0)
             #expect(try await fixture.count("sessions WHERE revoked_at IS NOT NULL") == 0)
@@ -175,9 +175,9 @@ struct AppleNotificationsTests {
                 let payload = try Self.notification(
                     fixture, type: "consent-revoked", sub: "notify.later", eventTime: fixture.clock.now.addingTimeInterval(3600),
                     claims: ["iat": Int(issued.timeIntervalSince1970)])
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.later")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "notify.later")
                 #expect(try await Self.post(client, payload).status == .ok)
-                #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
+                #expect(try await UserInfoRequest.send(client, tokens["access_token"] as? String).status == .ok)
             }
             #expect(try await fixture.count("received_events WHERE sender = 'apple'") == 1)
             #expect(try await fixture.count("sessions WHERE revoked_at IS NOT NULL") == 0)
@@ -188,7 +188,7 @@ struct AppleNotificationsTests {
     func absurdEventTime(eventTime: String) async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.nan")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "notify.nan")
                 let userID = try AppleTestRig.userID(fixture, tokens)
                 let now = Int(fixture.clock.now.timeIntervalSince1970)
                 let events = #"{"type":"email-disabled","sub":"notify.nan","event_time":"\#(eventTime)"}"#
@@ -203,7 +203,7 @@ struct AppleNotificationsTests {
     func idempotent() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture, subject: "notify.twice")
+                let tokens = try await NativeSignIn.tokens(client, fixture, subject: "notify.twice")
                 let userID = try AppleTestRig.userID(fixture, tokens)
                 let jti = "jti-\(UUID().uuidString)"
                 #expect(try await Self.post(client, try Self.notification(fixture, type: "email-disabled", sub: "notify.twice", jti: jti)).status == .ok)
@@ -213,10 +213,10 @@ struct AppleNotificationsTests {
                 #expect(try await Self.forwarding(fixture, userID) == "disabled")
                 #expect(try await Self.post(client, try Self.notification(fixture, type: "consent-revoked", sub: "nobody.we.know")).status == .ok)
                 #expect(try await Self.post(client, try Self.notification(fixture, type: "something-new", sub: "notify.twice")).status == .ok)
-                #expect(try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok)
+                #expect(try await UserInfoRequest.send(client, tokens["access_token"] as? String).status == .ok)
             }
-            #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="duplicate"}"#) == 1)
-            #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="other"}"#) == 1)
+            #expect(MetricsExposition.value(fixture.metrics, #"issuer_apple_notifications_total{type="duplicate"}"#) == 1)
+            #expect(MetricsExposition.value(fixture.metrics, #"issuer_apple_notifications_total{type="other"}"#) == 1)
         }
     }
 
@@ -233,7 +233,7 @@ struct AppleNotificationsTests {
                 }
             }
             #expect(try await fixture.count("received_events WHERE sender = 'apple'") == 0)
-            #expect(AppleTestRig.metric(fixture.metrics, #"issuer_apple_notifications_total{type="unavailable"}"#) == 3)
+            #expect(MetricsExposition.value(fixture.metrics, #"issuer_apple_notifications_total{type="unavailable"}"#) == 3)
         }
     }
 }

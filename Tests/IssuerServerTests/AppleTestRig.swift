@@ -100,15 +100,4 @@ struct AppleTestRig {
         }
         return try await condition()
     }
-
-    /// The value of a counter or gauge line of `/metrics`, e.g. `issuer_apple_revocations_total{outcome="revoked"}`.
-    static func metric(_ metrics: ServerMetrics, _ line: String) -> Double? {
-        var buffer = [UInt8]()
-        metrics.registry.emit(into: &buffer)
-        let text = String(decoding: buffer, as: UTF8.self)
-        for entry in text.split(separator: "\n") where entry.hasPrefix(line + " ") {
-            return Double(entry.dropFirst(line.count + 1))
-        }
-        return nil
-    }
 }

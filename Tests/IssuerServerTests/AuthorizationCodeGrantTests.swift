@@ -16,14 +16,14 @@ import TestSupport
 struct AuthorizationCodeGrantTests {
     @Test("a code redeems once; a second redemption fails and revokes what the first issued")
     func codeReplay() async throws {
-        try await HostedFlowTests.withFixture { fixture in
+        try await HostedFlow.withFixture { fixture in
             try await fixture.test { client in
-                let (state, idToken) = try await HostedFlowTests.throughApple(client, fixture)
-                let callback = try await HostedFlowTests.callback(client, [("state", state), ("id_token", idToken)])
-                let code = try #require(HostedFlowTests.query(callback.headers[.location])["code"])
+                let (state, idToken) = try await HostedFlow.throughApple(client, fixture)
+                let callback = try await HostedFlow.callback(client, [("state", state), ("id_token", idToken)])
+                let code = try #require(HostedFlow.query(callback.headers[.location])["code"])
                 let redeem: [(String, String)] = [
-                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", HostedFlowTests.redirectURI),
-                    ("client_id", "clanboards-mobile"), ("code_verifier", HostedFlowTests.verifier),
+                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", HostedFlow.redirectURI),
+                    ("client_id", "clanboards-mobile"), ("code_verifier", HostedFlow.verifier),
                 ]
                 let first = try await client.postForm("/oauth2/token", redeem)
                 #expect(first.status == .ok)
@@ -45,20 +45,20 @@ struct AuthorizationCodeGrantTests {
     func codeBindings(_ mistake: String) async throws {
         let clientsFile = try IssuerTestFixture.twoClientsFile()
         let clock = ManualClock(Date())
-        try await HostedFlowTests.withFixture(["ISSUER_CLIENTS_FILE": clientsFile.path], clock: clock) { fixture in
+        try await HostedFlow.withFixture(["ISSUER_CLIENTS_FILE": clientsFile.path], clock: clock) { fixture in
             try await fixture.test { client in
-                let authorize = try await client.get(HostedFlowTests.authorizeQuery(["redirect_uri": "clanboards://cb", "scope": "openid"]))
-                let apple = HostedFlowTests.query(authorize.headers[.location])
-                let idToken = try fixture.apple.identityToken(audience: HostedFlowTests.servicesID, overrides: ["nonce": try #require(apple["nonce"])])
-                let callback = try await HostedFlowTests.callback(client, [("state", try #require(apple["state"])), ("id_token", idToken)])
-                let code = try #require(HostedFlowTests.query(callback.headers[.location])["code"])
+                let authorize = try await client.get(HostedFlow.authorizeQuery(["redirect_uri": "clanboards://cb", "scope": "openid"]))
+                let apple = HostedFlow.query(authorize.headers[.location])
+                let idToken = try fixture.apple.identityToken(audience: HostedFlow.servicesID, overrides: ["nonce": try #require(apple["nonce"])])
+                let callback = try await HostedFlow.callback(client, [("state", try #require(apple["state"])), ("id_token", idToken)])
+                let code = try #require(HostedFlow.query(callback.headers[.location])["code"])
                 var fields: [String: String] = [
                     "grant_type": "authorization_code", "code": code, "redirect_uri": "clanboards://cb",
-                    "client_id": "clanboards-mobile", "code_verifier": HostedFlowTests.verifier,
+                    "client_id": "clanboards-mobile", "code_verifier": HostedFlow.verifier,
                 ]
                 switch mistake {
                 case "wrong verifier": fields["code_verifier"] = "another-" + String(repeating: "y", count: 50)
-                case "plain verifier": fields["code_verifier"] = PKCE.challenge(forVerifier: HostedFlowTests.verifier)
+                case "plain verifier": fields["code_verifier"] = PKCE.challenge(forVerifier: HostedFlow.verifier)
                 case "other client": fields["client_id"] = "other-app"
                 case "other redirect": fields["redirect_uri"] = "other://cb"
                 case "expired": clock.advance(by: 61)
@@ -68,7 +68,7 @@ struct AuthorizationCodeGrantTests {
                 #expect(response.status == .badRequest)
                 #expect(response.json["error"] as? String == (mistake == "missing verifier" ? "invalid_request" : "invalid_grant"))
                 if mistake != "missing verifier" {
-                    fields["code_verifier"] = HostedFlowTests.verifier
+                    fields["code_verifier"] = HostedFlow.verifier
                     fields["client_id"] = "clanboards-mobile"
                     fields["redirect_uri"] = "clanboards://cb"
                     let retry = try await client.postForm("/oauth2/token", fields.map { ($0.key, $0.value) })

@@ -28,15 +28,15 @@ struct AuthorizeEndpointTests {
         (["scope": "openid admin"], "invalid_scope"),
     ] as [([String: String?], String?)])
     func authorizeRefusals(_ overrides: [String: String?], _ error: String?) async throws {
-        try await HostedFlowTests.withFixture { fixture in
+        try await HostedFlow.withFixture { fixture in
             try await fixture.test { client in
-                let response = try await client.get(HostedFlowTests.authorizeQuery(overrides))
+                let response = try await client.get(HostedFlow.authorizeQuery(overrides))
                 if let error {
                     #expect(response.status == .found)
                     let location = try #require(response.headers[.location])
-                    #expect(location.hasPrefix(HostedFlowTests.redirectURI + "?"))
-                    #expect(HostedFlowTests.query(location)["error"] == error)
-                    #expect(HostedFlowTests.query(location)["state"] == "client-state")
+                    #expect(location.hasPrefix(HostedFlow.redirectURI + "?"))
+                    #expect(HostedFlow.query(location)["error"] == error)
+                    #expect(HostedFlow.query(location)["state"] == "client-state")
                 } else {
                     #expect(response.status == .badRequest)
                     #expect(response.headers[.location] == nil, "never redirected to an untrusted URI")
@@ -53,10 +53,10 @@ struct AuthorizeEndpointTests {
     func notConfigured() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let authorize = try await client.get(HostedFlowTests.authorizeQuery())
+                let authorize = try await client.get(HostedFlow.authorizeQuery())
                 #expect(authorize.status == .serviceUnavailable)
                 #expect(String(buffer: authorize.body).contains("ISSUER_APPLE_SERVICES_ID"))
-                let callback = try await HostedFlowTests.callback(client, [("state", "x")])
+                let callback = try await HostedFlow.callback(client, [("state", "x")])
                 #expect(callback.status == .serviceUnavailable)
             }
         }

@@ -85,7 +85,7 @@ struct CrossOriginTests {
         try await withIssuer(environment: try Self.environment()) { fixture in
             try await fixture.test { client in
                 let origin: HTTPFields = [.origin: Self.listed]
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let tokens = try await NativeSignIn.tokens(client, fixture)
                 let access = try #require(tokens["access_token"] as? String)
                 let refresh = try #require(tokens["refresh_token"] as? String)
                 let form: HTTPFields = [.origin: Self.listed, .contentType: "application/x-www-form-urlencoded"]

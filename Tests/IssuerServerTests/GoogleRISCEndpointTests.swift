@@ -32,7 +32,7 @@ struct GoogleRISCEndpointTests {
             var environment = environment
             environment["ISSUER_PROVIDERS_FILE"] = file.path
             try await withIssuer(environment: environment, clock: clock) { fixture in
-                try await buildApplication(ProviderExchangeTests.overHTTP(fixture)).test(.router) { client in
+                try await buildApplication(ProviderIssuer.overHTTP(fixture)).test(.router) { client in
                     try await body(fixture, google, client)
                 }
             }
@@ -56,7 +56,7 @@ struct GoogleRISCEndpointTests {
 
     /// Whether the session of these tokens still works: its access token at /userinfo.
     static func isLive(_ client: any TestClientProtocol, _ tokens: [String: Any]) async throws -> Bool {
-        try await UserInfoEndpointTests.userinfo(client, tokens["access_token"] as? String).status == .ok
+        try await UserInfoRequest.send(client, tokens["access_token"] as? String).status == .ok
     }
 
     /// The identity as `issuer users show` reads it.
@@ -65,7 +65,7 @@ struct GoogleRISCEndpointTests {
     }
 
     static func metric(_ fixture: IssuerTestFixture, _ type: String) -> Double? {
-        AppleTestRig.metric(fixture.metrics, #"issuer_google_security_events_total{type="\#(type)"}"#)
+        MetricsExposition.value(fixture.metrics, #"issuer_google_security_events_total{type="\#(type)"}"#)
     }
 
     @Test("sessions-revoked and tokens-revoked (both URIs Google uses): every session begun by the event's iat is revoked, a later one stays; the user signs in again",
@@ -86,7 +86,7 @@ struct GoogleRISCEndpointTests {
             #expect(answer.status == .accepted)
             #expect(answer.headers[.cacheControl] == "no-store")
             #expect(try await !Self.isLive(client, before))
-            #expect(try await RefreshGrantTests.refresh(client, before["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+            #expect(try await RefreshRequest.post(client, before["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
             #expect(try await Self.isLive(client, after), "a session begun after the event's iat stays")
             #expect(try await Self.isLive(client, other), "another user's sessions stay")
             #expect(try await fixture.count("sessions WHERE revoked_reason LIKE 'google %'") == 1)
@@ -188,14 +188,14 @@ struct GoogleRISCEndpointTests {
             fixture.clock.advance(by: 2)
             #expect(try await Self.post(client, try google.securityEventToken(type: "account-purged", subject: "g-purged", issuedAt: fixture.clock.now)).status == .accepted)
             #expect(try await !Self.isLive(client, tokens))
-            #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+            #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
             #expect(try await Self.isLive(client, other))
             let reason = try await fixture.pool.query("SELECT reason FROM account_deletions WHERE user_id = $1", [userID]).single?.decode(String.self, at: 0)
             #expect(reason == "google account purged")
             #expect(try await fixture.count("users") == 1)
             #expect(try await fixture.count("identities WHERE subject = 'g-purged'") == 0)
             #expect(try await fixture.count("sessions WHERE user_id = '\(userID.uuidString)'") == 0)
-            #expect(AppleTestRig.metric(fixture.metrics, #"issuer_accounts_deletions_total{reason="google account purged"}"#) == 1)
+            #expect(MetricsExposition.value(fixture.metrics, #"issuer_accounts_deletions_total{reason="google account purged"}"#) == 1)
             // The same Google account signing in later is a new user.
             let again = try await Self.signIn(client, google, subject: "g-purged")
             #expect(try AppleTestRig.userID(fixture, again) != userID)
@@ -375,7 +375,7 @@ struct GoogleRISCEndpointTests {
 
     @Test("the hosted flow refuses a disabled identity too: access_denied at the client, disabled by Google, no code")
     func hostedFlowRefusesDisabledIdentity() async throws {
-        try await HostedProviderFlowTests.withProvider { fixture, provider, client in
+        try await ProviderIssuer.withHostedOIDCProvider { fixture, provider, client in
             // The refusal is the sign-in statement's, for any provider: mark the identity as a
             // hijacking event would.
             try await fixture.pool.query("""
@@ -385,12 +385,12 @@ struct GoogleRISCEndpointTests {
                 INSERT INTO identities (provider, subject, user_id, audience, disabled_at, disabled_reason)
                 VALUES ('corp', 'corp-disabled', '00000000-0000-4000-8000-00000000d15a', 'issuer-at-corp', now(), 'hijacking')
                 """)
-            let authorize = try await client.get(HostedFlowTests.authorizeQuery())
-            let request = HostedFlowTests.query(authorize.headers[.location])
+            let authorize = try await client.get(HostedFlow.authorizeQuery())
+            let request = HostedFlow.query(authorize.headers[.location])
             let code = provider.issueCode(subject: "corp-disabled", for: request)
             let back = try await client.get("/auth/corp/callback?code=\(RedirectURI.encode(code))&state=\(RedirectURI.encode(try #require(request["state"])))")
             #expect(back.status == .found)
-            let answer = HostedFlowTests.query(back.headers[.location])
+            let answer = HostedFlow.query(back.headers[.location])
             #expect(answer["error"] == "access_denied")
             #expect(answer["error_description"]?.contains("disabled by Google") == true, "\(answer)")
             #expect(answer["code"] == nil)

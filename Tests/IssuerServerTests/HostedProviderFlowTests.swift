@@ -10,28 +10,14 @@ import TestSupport
 /// PKCE, the sealed single-use state, and the same end as Apple's callback.
 @Suite("Hosted sign-in through any provider", .timeLimit(.minutes(10)))
 struct HostedProviderFlowTests {
-    /// An issuer with the provider `corp` (kind oidc, its endpoints from its discovery document)
-    /// serving the hosted flow, and Apple's hosted flow when `withApple`.
-    static func withProvider(
-        withApple: Bool = false,
-        _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
-    ) async throws {
-        try await ProviderExchangeTests.withProvider(
-            environment: withApple ? ["ISSUER_APPLE_SERVICES_ID": HostedFlowTests.servicesID] : [:],
-            { [
-                "id": "corp", "kind": "oidc", "issuer": $0.issuer, "client_id": "issuer-at-corp",
-                "client_secret": FakeGoogleServer.clientSecret, "scopes": ["openid", "email"],
-            ] }, body)
-    }
-
     @Test("authorize → the provider (code + PKCE S256, nonce, state) → callback → the client's code → tokens; the provider's tokens are not kept")
     func wholeFlow() async throws {
-        try await Self.withProvider { fixture, provider, client in
-            let authorize = try await client.get(HostedFlowTests.authorizeQuery())
+        try await ProviderIssuer.withHostedOIDCProvider { fixture, provider, client in
+            let authorize = try await client.get(HostedFlow.authorizeQuery())
             #expect(authorize.status == .found)
             let location = try #require(authorize.headers[.location])
             #expect(location.hasPrefix(provider.issuer + "/o/oauth2/v2/auth?"), "the only provider: straight there")
-            let request = HostedFlowTests.query(location)
+            let request = HostedFlow.query(location)
             #expect(request["response_type"] == "code")
             #expect(request["client_id"] == "issuer-at-corp")
             #expect(request["code_challenge_method"] == "S256")
@@ -43,16 +29,16 @@ struct HostedProviderFlowTests {
             let code = provider.issueCode(subject: "corp-user-1", for: request)
             let back = try await client.get("/auth/corp/callback?code=\(RedirectURI.encode(code))&state=\(RedirectURI.encode(state))")
             #expect(back.status == .found)
-            let answer = HostedFlowTests.query(back.headers[.location])
+            let answer = HostedFlow.query(back.headers[.location])
             #expect(answer["state"] == "client-state")
             #expect(answer["iss"] == fixture.configuration.issuerURL.absoluteString)
             let ours = try #require(answer["code"])
             let tokens = try await client.postForm("/oauth2/token", [
-                ("grant_type", "authorization_code"), ("code", ours), ("redirect_uri", HostedFlowTests.redirectURI),
-                ("client_id", "clanboards-mobile"), ("code_verifier", HostedFlowTests.verifier),
+                ("grant_type", "authorization_code"), ("code", ours), ("redirect_uri", HostedFlow.redirectURI),
+                ("client_id", "clanboards-mobile"), ("code_verifier", HostedFlow.verifier),
             ])
             #expect(tokens.status == .ok, "\(tokens.json)")
-            #expect(try await ProviderExchangeTests.identity(fixture, tokens.json) == ("corp", "corp-user-1"))
+            #expect(try await ProviderIssuer.identity(fixture, tokens.json) == ("corp", "corp-user-1"))
 
             // The issuer's request to the provider: its secret and the PKCE verifier.
             let sent = try #require(provider.state.withLock { $0.tokenRequests.first })
@@ -62,7 +48,7 @@ struct HostedProviderFlowTests {
             let dump = try await AppleTestRig.dump(fixture.pool)
             #expect(!dump.contains("ya29.provider-access") && !dump.contains("1//provider-refresh"))
 
-            #expect(ProviderExchangeTests.signIns(fixture, provider: "corp", flow: "hosted", outcome: "success") == 1)
+            #expect(MetricsExposition.signIns(fixture.metrics, provider: "corp", flow: "hosted", outcome: "success") == 1)
             // The state is single-use.
             let replay = try await client.get("/auth/corp/callback?code=\(RedirectURI.encode(code))&state=\(RedirectURI.encode(state))")
             #expect(replay.status == .badRequest)
@@ -71,26 +57,26 @@ struct HostedProviderFlowTests {
 
     @Test("the provider's error (the user cancelled) is access_denied at the client; a refused code too; a forged state is a page")
     func refusals() async throws {
-        try await Self.withProvider { fixture, provider, client in
-            let request = HostedFlowTests.query(try await client.get(HostedFlowTests.authorizeQuery()).headers[.location])
+        try await ProviderIssuer.withHostedOIDCProvider { fixture, provider, client in
+            let request = HostedFlow.query(try await client.get(HostedFlow.authorizeQuery()).headers[.location])
             let state = try #require(request["state"])
             let cancelled = try await client.get("/auth/corp/callback?error=access_denied&state=\(RedirectURI.encode(state))")
-            #expect(HostedFlowTests.query(cancelled.headers[.location])["error"] == "access_denied")
+            #expect(HostedFlow.query(cancelled.headers[.location])["error"] == "access_denied")
             let refused = try await client.get("/auth/corp/callback?code=not-issued&state=\(RedirectURI.encode(state))")
-            #expect(HostedFlowTests.query(refused.headers[.location])["error"] == "access_denied")
+            #expect(HostedFlow.query(refused.headers[.location])["error"] == "access_denied")
             let forged = try await client.get("/auth/corp/callback?code=x&state=forged")
             #expect(forged.status == .badRequest)
             let unknown = try await client.get("/auth/other/callback?code=x&state=\(RedirectURI.encode(state))")
             #expect(unknown.status == .notFound)
             #expect(try await fixture.count("users") == 0)
-            #expect(ProviderExchangeTests.signIns(fixture, provider: "corp", flow: "hosted", outcome: "access_denied") == 2)
+            #expect(MetricsExposition.signIns(fixture.metrics, provider: "corp", flow: "hosted", outcome: "access_denied") == 2)
         }
     }
 
     @Test("with Apple and a provider: a chooser page whose links carry one state; provider= or idp_hint= goes straight there; an unknown one is refused to the client")
     func chooser() async throws {
-        try await Self.withProvider(withApple: true) { _, provider, client in
-            let page = try await client.get(HostedFlowTests.authorizeQuery())
+        try await ProviderIssuer.withHostedOIDCProvider(withApple: true) { _, provider, client in
+            let page = try await client.get(HostedFlow.authorizeQuery())
             #expect(page.status == .ok)
             #expect(page.headers[.contentSecurityPolicy] == "default-src 'none'")
             let html = String(buffer: page.body)
@@ -99,12 +85,12 @@ struct HostedProviderFlowTests {
             let states = html.components(separatedBy: "state=").dropFirst().map { $0.prefix { $0 != "&" && $0 != "\"" } }
             #expect(states.count == 2 && Set(states).count == 1, "both links carry the same sealed state")
 
-            let direct = try await client.get(HostedFlowTests.authorizeQuery(["provider": "corp"]))
+            let direct = try await client.get(HostedFlow.authorizeQuery(["provider": "corp"]))
             #expect(direct.headers[.location]?.hasPrefix(provider.issuer) == true)
-            let hinted = try await client.get(HostedFlowTests.authorizeQuery(["idp_hint": "apple"]))
+            let hinted = try await client.get(HostedFlow.authorizeQuery(["idp_hint": "apple"]))
             #expect(hinted.headers[.location]?.hasPrefix("https://appleid.apple.com/") == true)
-            let unknown = try await client.get(HostedFlowTests.authorizeQuery(["provider": "facebook"]))
-            #expect(HostedFlowTests.query(unknown.headers[.location])["error"] == "invalid_request")
+            let unknown = try await client.get(HostedFlow.authorizeQuery(["provider": "facebook"]))
+            #expect(HostedFlow.query(unknown.headers[.location])["error"] == "invalid_request")
         }
     }
 }

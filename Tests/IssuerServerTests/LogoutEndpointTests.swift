@@ -111,11 +111,4 @@ struct LogoutEndpointTests {
             }
         }
     }
-
-    @Test("echoed text is escaped on pages")
-    func escaping() {
-        #expect(HTMLPage.escape(#"<script>alert("x")</script>&'"#) == "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;")
-        // A quote followed by a combining mark is one Character, and still escaped.
-        #expect(HTMLPage.escape("\"\u{301}x") == "&quot;\u{301}x")
-    }
 }

@@ -16,7 +16,7 @@ struct ManagementPortTests {
     @Test("with ISSUER_OPS_PORT, /healthz, /readyz and /metrics are 404 on the main listener and 200 on the management one")
     func separateListener() async throws {
         let pool = try await TestCluster.freshPool(size: 2)
-        let opsPort = Int.random(in: 20_000..<32_000)
+        let opsPort = TestPorts.random()
         try await OperationsTestApp.test(pool: pool, environment: ["ISSUER_OPS_PORT": "\(opsPort)", "ISSUER_OPS_HOST": "127.0.0.1"]) { client in
             for path in Self.operationsPaths {
                 try await client.execute(uri: path, method: .get) { response in
@@ -57,17 +57,19 @@ struct ManagementPortTests {
         }
     }
 
-    @Test("ISSUER_OPS_PORT must be a port, and not the main listener's")
+    @Test("ISSUER_OPS_PORT must be a port, and not the main listener's", arguments: [
+        ("nine", "must be a whole number from 1 to 65535"),
+        ("70000", "must be a whole number from 1 to 65535"),
+        ("8080", "must differ from ISSUER_PORT"),
+    ])
+    func refusedPort(value: String, problem: String) {
+        let error = #expect(throws: ConfigurationError.self) { try Configuration(environment: ["ISSUER_OPS_PORT": value]) }
+        #expect(error?.setting == "ISSUER_OPS_PORT")
+        #expect(error?.description.contains(problem) == true)
+    }
+
+    @Test("ISSUER_OPS_PORT, when valid, is the management listener's port; unset, there is none")
     func validation() throws {
-        for (environment, problem) in [
-            (["ISSUER_OPS_PORT": "nine"], "must be a whole number from 1 to 65535"),
-            (["ISSUER_OPS_PORT": "70000"], "must be a whole number from 1 to 65535"),
-            (["ISSUER_OPS_PORT": "8080"], "must differ from ISSUER_PORT"),
-        ] {
-            let error = #expect(throws: ConfigurationError.self) { try Configuration(environment: environment) }
-            #expect(error?.setting == "ISSUER_OPS_PORT")
-            #expect(error?.description.contains(problem) == true, "\(environment)")
-        }
         let configuration = try Configuration(environment: ["ISSUER_HOST": "0.0.0.0", "ISSUER_OPS_PORT": "9090"])
         #expect(configuration.operationsHost == "0.0.0.0")
         #expect(configuration.operationsPort == 9090)

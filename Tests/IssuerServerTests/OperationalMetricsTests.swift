@@ -10,17 +10,6 @@ import TestSupport
 /// management port's `/metrics`.
 @Suite("/metrics: build, key ring and process")
 struct OperationalMetricsTests {
-    /// The value of the series `line` (name and labels exactly) in Prometheus text, if present.
-    static func value(_ text: String, _ line: String) -> Double? {
-        text.split(separator: "\n").first { $0.hasPrefix(line + " ") }.flatMap { Double($0.dropFirst(line.count + 1)) }
-    }
-
-    static func scrape(_ metrics: ServerMetrics) -> String {
-        var buffer: [UInt8] = []
-        metrics.registry.emit(into: &buffer)
-        return String(decoding: buffer, as: UTF8.self)
-    }
-
     @Test("the management port's /metrics has issuer_build_info, the key-ring gauges and the process metrics")
     func managementPortScrape() async throws {
         let opsPort = Int.random(in: 32_000..<40_000)
@@ -46,25 +35,25 @@ struct OperationalMetricsTests {
                 body = scrape?.body
                 let text = try #require(body)
                 let swift = BuildInfo.compilerVersion
-                #expect(Self.value(text, #"issuer_build_info{version="9.8.7",commit="0123456789ab",swift="\#(swift)"}"#) == 1)
+                #expect(MetricsExposition.value(in: text, #"issuer_build_info{version="9.8.7",commit="0123456789ab",swift="\#(swift)"}"#) == 1)
                 #expect(text.contains("# TYPE issuer_build_info gauge"))
 
-                let activeAge = try #require(Self.value(text, "issuer_keys_active_age_seconds"))
+                let activeAge = try #require(MetricsExposition.value(in: text, "issuer_keys_active_age_seconds"))
                 let expectedAge = clock.now.timeIntervalSince(active.activatedAt ?? active.createdAt)
                 #expect(abs(activeAge - expectedAge) < 1)
                 #expect(activeAge > 2.9 * 86_400, "the server's clock, not the wall's")
-                #expect(Self.value(text, "issuer_keys_next_published_timestamp_seconds") == next.createdAt.timeIntervalSince1970)
-                let lastReload = try #require(Self.value(text, "issuer_keys_last_reload_success_timestamp_seconds"))
+                #expect(MetricsExposition.value(in: text, "issuer_keys_next_published_timestamp_seconds") == next.createdAt.timeIntervalSince1970)
+                let lastReload = try #require(MetricsExposition.value(in: text, "issuer_keys_last_reload_success_timestamp_seconds"))
                 #expect(lastReload <= clock.now.timeIntervalSince1970 && lastReload >= clock.now.timeIntervalSince1970 - 3 * 86_400 - 60)
-                #expect(Self.value(text, "issuer_keys_reload_failures_total") == 0, "exported from the start, at 0")
+                #expect(MetricsExposition.value(in: text, "issuer_keys_reload_failures_total") == 0, "exported from the start, at 0")
 
                 #if os(Linux)
                 let now = Date().timeIntervalSince1970
-                let started = try #require(Self.value(text, "process_start_time_seconds"))
+                let started = try #require(MetricsExposition.value(in: text, "process_start_time_seconds"))
                 #expect(started <= now && started > now - 86_400, "this test process started today")
-                #expect(try #require(Self.value(text, "process_cpu_seconds_total")) > 0)
-                #expect(try #require(Self.value(text, "process_resident_memory_bytes")) > 1_000_000)
-                #expect(try #require(Self.value(text, "process_open_fds")) > 3)
+                #expect(try #require(MetricsExposition.value(in: text, "process_cpu_seconds_total")) > 0)
+                #expect(try #require(MetricsExposition.value(in: text, "process_resident_memory_bytes")) > 1_000_000)
+                #expect(try #require(MetricsExposition.value(in: text, "process_open_fds")) > 3)
                 #expect(text.contains("# TYPE process_cpu_seconds_total counter"))
                 #expect(text.contains("# TYPE process_open_fds gauge"))
                 #endif
@@ -82,8 +71,8 @@ struct OperationalMetricsTests {
         let monitor = KeyRingMonitor(store: store, clock: clock, logger: Logger(label: "test"), metrics: metrics)
         #expect(monitor.reload() == nil)
         let firstSuccess = clock.now.timeIntervalSince1970
-        #expect(Self.value(Self.scrape(metrics), "issuer_keys_reload_failures_total") == 0)
-        #expect(Self.value(Self.scrape(metrics), "issuer_keys_last_reload_success_timestamp_seconds") == firstSuccess)
+        #expect(MetricsExposition.value(in: MetricsExposition.text(metrics), "issuer_keys_reload_failures_total") == 0)
+        #expect(MetricsExposition.value(in: MetricsExposition.text(metrics), "issuer_keys_last_reload_success_timestamp_seconds") == firstSuccess)
 
         let stateFile = URL(fileURLWithPath: store.stateFilePath)
         let good = try Data(contentsOf: stateFile)
@@ -92,21 +81,21 @@ struct OperationalMetricsTests {
             clock.advance(by: .seconds(5))
             #expect(monitor.reload() != nil)
         }
-        #expect(Self.value(Self.scrape(metrics), "issuer_keys_reload_failures_total") == 2)
-        #expect(Self.value(Self.scrape(metrics), "issuer_keys_last_reload_success_timestamp_seconds") == firstSuccess)
+        #expect(MetricsExposition.value(in: MetricsExposition.text(metrics), "issuer_keys_reload_failures_total") == 2)
+        #expect(MetricsExposition.value(in: MetricsExposition.text(metrics), "issuer_keys_last_reload_success_timestamp_seconds") == firstSuccess)
 
         try good.write(to: stateFile)
         clock.advance(by: .seconds(5))
         #expect(monitor.reload() == nil)
-        #expect(Self.value(Self.scrape(metrics), "issuer_keys_reload_failures_total") == 2)
-        #expect(Self.value(Self.scrape(metrics), "issuer_keys_last_reload_success_timestamp_seconds") == clock.now.timeIntervalSince1970)
+        #expect(MetricsExposition.value(in: MetricsExposition.text(metrics), "issuer_keys_reload_failures_total") == 2)
+        #expect(MetricsExposition.value(in: MetricsExposition.text(metrics), "issuer_keys_last_reload_success_timestamp_seconds") == clock.now.timeIntervalSince1970)
     }
 
     @Test("a ring without an active or a next key exports no made-up age for it")
     func emptyRing() {
         let metrics = ServerMetrics()
         metrics.recordKeyRing(.empty, at: Date())
-        let text = Self.scrape(metrics)
+        let text = MetricsExposition.text(metrics)
         #expect(!text.contains("issuer_keys_active_age_seconds"))
         #expect(!text.contains("issuer_keys_next_published_timestamp_seconds"))
     }

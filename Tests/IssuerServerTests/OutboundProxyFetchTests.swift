@@ -73,11 +73,11 @@ struct OutboundProxyFetchTests {
     @Test("issuer serve's dependencies take the configured proxy for the JWKS and Apple's token and revoke endpoints")
     func dependenciesUseConfiguredProxy() async throws {
         let configuration = try Configuration(environment: ["HTTPS_PROXY": "http://proxy.corp:3128", "NO_PROXY": "internal.corp"])
-        let pool = try await TestCluster.freshPool(size: 1)
-        let dependencies = IssuerDependencies(
-            configuration: configuration, pool: pool, logger: Logger(label: "test"),
-            serverSecret: ServerSecret(bytes: Array(repeating: 1, count: 32)), clock: SystemClock())
-        await pool.close()
+        let dependencies = try await TestCluster.withFreshPool(size: 1) { pool in
+            IssuerDependencies(
+                configuration: configuration, pool: pool, logger: Logger(label: "test"),
+                serverSecret: ServerSecret(bytes: Array(repeating: 1, count: 32)), clock: SystemClock())
+        }
         #expect((dependencies.jwksFetcher as? HTTPJWKSFetcher)?.fetch.proxy == configuration.outboundProxy)
         #expect((dependencies.formPoster as? HTTPFormPoster)?.proxy == configuration.outboundProxy)
         #expect(configuration.outboundProxy != .direct)
@@ -91,7 +91,7 @@ struct OutboundProxyFetchTests {
             let (code, _) = rig.apple.issueCode(subject: "proxied.user")
             try await AppleTestRig.test(rig.fixture) { client in
                 let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: "proxied.user", code: code)
-                #expect(try await AccountDeletionTests.delete(client, session: tokens).status == .noContent)
+                #expect(try await AccountDeletionRequest.delete(client, session: tokens).status == .noContent)
             }
             #expect(rig.apple.state.withLock { $0.tokenRequests } == 1)
             #expect(rig.apple.state.withLock { $0.revoked.count } == 1)

@@ -16,7 +16,7 @@ struct ReadDeadlineTests {
     static func connection() throws -> EmbeddedChannel {
         let routes = StaticRoutes(entries: [
             "/oauth2/jwks.json": StaticRoutes.Entry(route: "/oauth2/jwks.json") { _ in
-                EncodedAnswer(StaticAnswer(status: .ok, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")), serverName: "issuer")
+                EncodedAnswer(StaticAnswer(status: .ok, headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")))
             },
         ])
         let channel = EmbeddedChannel()

@@ -9,35 +9,20 @@ import TestSupport
 
 @Suite("Refresh rotation, retries and theft detection (reference: Refresh tokens and sessions)")
 struct RefreshGrantTests {
-    /// Signs in through the native exchange and answers the token response.
-    static func signIn(_ client: some TestClientProtocol, _ fixture: IssuerTestFixture, subject: String = "refresh.user", scope: String? = nil) async throws -> [String: Any] {
-        var body: [String: Any] = ["id_token": try fixture.apple.identityToken(subject: subject)]
-        if let scope { body["scope"] = scope }
-        let response = try await client.postJSON("/auth/apple/exchange", body)
-        #expect(response.status == .ok)
-        return response.json
-    }
-
-    static func refresh(_ client: some TestClientProtocol, _ token: String, clientID: String = "clanboards-mobile", scope: String? = nil) async throws -> TestResponse {
-        var fields = [("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", clientID)]
-        if let scope { fields.append(("scope", scope)) }
-        return try await client.postForm("/oauth2/token", fields)
-    }
-
     @Test("every use rotates; the lineage is recorded; the answer carries fresh tokens")
     func rotation() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let first = try await Self.signIn(client, fixture)
+                let first = try await NativeSignIn.tokens(client, fixture)
                 let r0 = first["refresh_token"] as! String
-                let one = try await Self.refresh(client, r0)
+                let one = try await RefreshRequest.post(client, r0)
                 #expect(one.status == .ok)
                 #expect(one.headers[.cacheControl] == "no-store")
                 let r1 = try #require(one.json["refresh_token"] as? String)
                 #expect(r1 != r0)
                 #expect(one.json["id_token"] is String, "openid in scope: an ID token too")
                 #expect(one.json["access_token"] as? String != first["access_token"] as? String)
-                let two = try await Self.refresh(client, r1)
+                let two = try await RefreshRequest.post(client, r1)
                 #expect(two.status == .ok)
                 let r2 = try #require(two.json["refresh_token"] as? String)
                 let lineage = try await fixture.pool.query("""
@@ -56,20 +41,20 @@ struct RefreshGrantTests {
     func retryWithinGrace() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let r0 = try await Self.signIn(client, fixture)["refresh_token"] as! String
-                let first = try await Self.refresh(client, r0)
+                let r0 = try await NativeSignIn.tokens(client, fixture)["refresh_token"] as! String
+                let first = try await RefreshRequest.post(client, r0)
                 let successor = try #require(first.json["refresh_token"] as? String)
                 fixture.clock.advance(by: 5)
-                let retry = try await Self.refresh(client, r0)
+                let retry = try await RefreshRequest.post(client, r0)
                 #expect(retry.status == .ok)
                 #expect(retry.json["refresh_token"] as? String == successor)
                 #expect(retry.json["access_token"] as? String != first.json["access_token"] as? String, "a fresh access token")
 
-                let raceStart = try await Self.signIn(client, fixture, subject: "racer")["refresh_token"] as! String
+                let raceStart = try await NativeSignIn.tokens(client, fixture, subject: "racer")["refresh_token"] as! String
                 let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
                     for _ in 0..<16 {
                         group.addTask {
-                            let response = try await Self.refresh(client, raceStart)
+                            let response = try await RefreshRequest.post(client, raceStart)
                             return (Int(response.status.code), response.json["refresh_token"] as? String)
                         }
                     }
@@ -94,13 +79,13 @@ struct RefreshGrantTests {
                 let r0 = Mutex<String?>(nil)
                 let successor = Mutex<String?>(nil)
                 try await fixture.test { client in
-                    let token = try await Self.signIn(client, fixture)["refresh_token"] as! String
+                    let token = try await NativeSignIn.tokens(client, fixture)["refresh_token"] as! String
                     r0.withLock { $0 = token }
-                    let answer = try await Self.refresh(client, token).json["refresh_token"] as? String
+                    let answer = try await RefreshRequest.post(client, token).json["refresh_token"] as? String
                     successor.withLock { $0 = answer }
                 }
                 try await other.test { client in
-                    let response = try await Self.refresh(client, r0.withLock { $0 }!)
+                    let response = try await RefreshRequest.post(client, r0.withLock { $0 }!)
                     #expect(response.status == .ok)
                     #expect(response.json["refresh_token"] as? String == successor.withLock { $0 })
                 }
@@ -112,22 +97,22 @@ struct RefreshGrantTests {
     func reuseRevokesSession() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let stolen = try await Self.signIn(client, fixture)
-                let otherSession = try await Self.signIn(client, fixture)
+                let stolen = try await NativeSignIn.tokens(client, fixture)
+                let otherSession = try await NativeSignIn.tokens(client, fixture)
                 let r0 = stolen["refresh_token"] as! String
-                let rotated = try await Self.refresh(client, r0)
+                let rotated = try await RefreshRequest.post(client, r0)
                 let r1 = rotated.json["refresh_token"] as! String
                 let access1 = rotated.json["access_token"] as! String
                 fixture.clock.advance(by: 11)
 
-                let replay = try await Self.refresh(client, r0)
+                let replay = try await RefreshRequest.post(client, r0)
                 #expect(replay.status == .badRequest)
                 #expect(replay.json["error"] as? String == "invalid_grant")
-                #expect(try await Self.refresh(client, r1).json["error"] as? String == "invalid_grant", "the legitimate successor dies too")
+                #expect(try await RefreshRequest.post(client, r1).json["error"] as? String == "invalid_grant", "the legitimate successor dies too")
                 let userinfo = try await client.get("/userinfo", headers: [.authorization: "Bearer \(access1)"])
                 #expect(userinfo.status == .unauthorized)
 
-                let unaffected = try await Self.refresh(client, otherSession["refresh_token"] as! String)
+                let unaffected = try await RefreshRequest.post(client, otherSession["refresh_token"] as! String)
                 #expect(unaffected.status == .ok, "the same user's other session lives on")
                 let metrics = try await client.get("/metrics")
                 #expect(String(buffer: metrics.body).contains("issuer_refresh_reuse_detections_total 1"))
@@ -141,16 +126,16 @@ struct RefreshGrantTests {
     func expiryAndMaxAge() async throws {
         try await withIssuer(environment: ["ISSUER_REFRESH_TOKEN_TTL": "100", "ISSUER_SESSION_MAX_AGE": "150"]) { fixture in
             try await fixture.test { client in
-                let r0 = try await Self.signIn(client, fixture)["refresh_token"] as! String
+                let r0 = try await NativeSignIn.tokens(client, fixture)["refresh_token"] as! String
                 fixture.clock.advance(by: 90)
-                let r1 = try await Self.refresh(client, r0).json["refresh_token"] as! String
+                let r1 = try await RefreshRequest.post(client, r0).json["refresh_token"] as! String
                 fixture.clock.advance(by: 61)
-                let late = try await Self.refresh(client, r1)
+                let late = try await RefreshRequest.post(client, r1)
                 #expect(late.json["error"] as? String == "invalid_grant", "past the session's max age although inside the token's TTL")
 
-                let s0 = try await Self.signIn(client, fixture, subject: "ttl")["refresh_token"] as! String
+                let s0 = try await NativeSignIn.tokens(client, fixture, subject: "ttl")["refresh_token"] as! String
                 fixture.clock.advance(by: 101)
-                #expect(try await Self.refresh(client, s0).json["error"] as? String == "invalid_grant", "expired")
+                #expect(try await RefreshRequest.post(client, s0).json["error"] as? String == "invalid_grant", "expired")
             }
         }
     }
@@ -159,16 +144,16 @@ struct RefreshGrantTests {
     func scopeNarrowing() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let r0 = try await Self.signIn(client, fixture, scope: "openid email")["refresh_token"] as! String
-                let wider = try await Self.refresh(client, r0, scope: "openid email profile")
+                let r0 = try await NativeSignIn.tokens(client, fixture, scope: "openid email")["refresh_token"] as! String
+                let wider = try await RefreshRequest.post(client, r0, scope: "openid email profile")
                 #expect(wider.json["error"] as? String == "invalid_scope")
-                let narrower = try await Self.refresh(client, r0, scope: "openid")
+                let narrower = try await RefreshRequest.post(client, r0, scope: "openid")
                 #expect(narrower.status == .ok, "the refused request did not spend the token")
                 #expect(narrower.json["scope"] as? String == "openid")
                 let claims = try AccessTokenVerifier(configuration: fixture.configuration, clock: fixture.clock)
                     .verify(narrower.json["access_token"] as! String, ring: try fixture.ring())
                 #expect(claims.email == nil)
-                let next = try await Self.refresh(client, narrower.json["refresh_token"] as! String)
+                let next = try await RefreshRequest.post(client, narrower.json["refresh_token"] as! String)
                 #expect(next.json["scope"] as? String == "openid email", "the session keeps its scope")
             }
         }
@@ -178,12 +163,12 @@ struct RefreshGrantTests {
     func refused() async throws {
         try await withIssuer(environment: ["ISSUER_CLIENTS_FILE": try IssuerTestFixture.twoClientsFile().path]) { fixture in
             try await fixture.test { client in
-                let r0 = try await Self.signIn(client, fixture)["refresh_token"] as! String
-                #expect(try await Self.refresh(client, r0, clientID: "other-app").json["error"] as? String == "invalid_grant")
-                #expect(try await Self.refresh(client, RefreshToken.generate().value).json["error"] as? String == "invalid_grant")
-                #expect(try await Self.refresh(client, "short").json["error"] as? String == "invalid_grant")
-                #expect(try await Self.refresh(client, r0, clientID: "nobody").json["error"] as? String == "invalid_client")
-                #expect(try await Self.refresh(client, r0).status == .ok, "the token was not spent by the refused attempts")
+                let r0 = try await NativeSignIn.tokens(client, fixture)["refresh_token"] as! String
+                #expect(try await RefreshRequest.post(client, r0, clientID: "other-app").json["error"] as? String == "invalid_grant")
+                #expect(try await RefreshRequest.post(client, RefreshToken.generate().value).json["error"] as? String == "invalid_grant")
+                #expect(try await RefreshRequest.post(client, "short").json["error"] as? String == "invalid_grant")
+                #expect(try await RefreshRequest.post(client, r0, clientID: "nobody").json["error"] as? String == "invalid_client")
+                #expect(try await RefreshRequest.post(client, r0).status == .ok, "the token was not spent by the refused attempts")
             }
         }
     }

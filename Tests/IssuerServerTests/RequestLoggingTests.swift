@@ -30,7 +30,7 @@ struct RequestLoggingTests {
                 secrets.withLock { $0 += [refreshToken, signIn.json["access_token"] as! String, signIn.json["id_token"] as! String] }
                 let refused = try await client.postJSON("/auth/apple/exchange", ["id_token": idToken + "x"])
                 #expect(refused.status == .badRequest)
-                _ = try await RefreshGrantTests.refresh(client, refreshToken)
+                _ = try await RefreshRequest.post(client, refreshToken)
 
                 let logged = lines.withLock { $0 }
                 let signedIn = logged.filter { $0.contains("\"message\":\"signed in\"") }

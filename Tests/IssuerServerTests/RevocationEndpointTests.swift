@@ -9,27 +9,20 @@ import TestSupport
 
 @Suite("POST /oauth2/revoke (RFC 7009)")
 struct RevocationEndpointTests {
-    static func revoke(_ client: some TestClientProtocol, _ token: String?, clientID: String? = "clanboards-mobile") async throws -> TestResponse {
-        var fields: [(String, String)] = []
-        if let token { fields.append(("token", token)) }
-        if let clientID { fields.append(("client_id", clientID)) }
-        return try await client.postForm("/oauth2/revoke", fields)
-    }
-
     @Test("revoking a refresh token ends its session: refresh and access tokens stop working")
     func revokeRefreshToken() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let tokens = try await NativeSignIn.tokens(client, fixture)
                 let refresh = tokens["refresh_token"] as! String
                 let access = tokens["access_token"] as! String
-                #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .ok)
-                let response = try await Self.revoke(client, refresh)
+                #expect(try await UserInfoRequest.send(client, access).status == .ok)
+                let response = try await RevocationRequest.post(client, refresh)
                 #expect(response.status == .ok)
                 #expect(response.body.readableBytes == 0)
-                #expect(try await RefreshGrantTests.refresh(client, refresh).json["error"] as? String == "invalid_grant")
-                #expect(try await UserInfoEndpointTests.userinfo(client, access).status == .unauthorized)
-                #expect(try await Self.revoke(client, refresh).status == .ok, "already revoked: still 200")
+                #expect(try await RefreshRequest.post(client, refresh).json["error"] as? String == "invalid_grant")
+                #expect(try await UserInfoRequest.send(client, access).status == .unauthorized)
+                #expect(try await RevocationRequest.post(client, refresh).status == .ok, "already revoked: still 200")
             }
         }
     }
@@ -38,9 +31,9 @@ struct RevocationEndpointTests {
     func revokeAccessToken() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
-                #expect(try await Self.revoke(client, tokens["access_token"] as? String).status == .ok)
-                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+                let tokens = try await NativeSignIn.tokens(client, fixture)
+                #expect(try await RevocationRequest.post(client, tokens["access_token"] as? String).status == .ok)
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
             }
         }
     }
@@ -49,16 +42,16 @@ struct RevocationEndpointTests {
     func revokeOddTokens() async throws {
         try await withIssuer(environment: ["ISSUER_CLIENTS_FILE": try IssuerTestFixture.twoClientsFile().path]) { fixture in
             try await fixture.test { client in
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let tokens = try await NativeSignIn.tokens(client, fixture)
                 for token in [RefreshToken.generate().value, "garbage", "a.b.c", String(repeating: "x", count: 5000)] {
-                    #expect(try await Self.revoke(client, token).status == .ok)
+                    #expect(try await RevocationRequest.post(client, token).status == .ok)
                 }
-                #expect(try await Self.revoke(client, tokens["refresh_token"] as? String, clientID: "other-app").status == .ok)
-                #expect(try await Self.revoke(client, tokens["access_token"] as? String, clientID: "other-app").status == .ok)
-                #expect(try await Self.revoke(client, nil).json["error"] as? String == "invalid_request")
-                #expect(try await Self.revoke(client, "x", clientID: nil).json["error"] as? String == "invalid_request")
-                #expect(try await Self.revoke(client, "x", clientID: "nobody").json["error"] as? String == "invalid_client")
-                #expect(try await RefreshGrantTests.refresh(client, tokens["refresh_token"] as! String).status == .ok, "nothing was revoked")
+                #expect(try await RevocationRequest.post(client, tokens["refresh_token"] as? String, clientID: "other-app").status == .ok)
+                #expect(try await RevocationRequest.post(client, tokens["access_token"] as? String, clientID: "other-app").status == .ok)
+                #expect(try await RevocationRequest.post(client, nil).json["error"] as? String == "invalid_request")
+                #expect(try await RevocationRequest.post(client, "x", clientID: nil).json["error"] as? String == "invalid_request")
+                #expect(try await RevocationRequest.post(client, "x", clientID: "nobody").json["error"] as? String == "invalid_client")
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).status == .ok, "nothing was revoked")
             }
             #expect(try await fixture.pool.query("SELECT count(*) FROM sessions WHERE revoked_at IS NOT NULL").single!.decode(Int.self, at: 0) == 0)
         }

@@ -15,36 +15,36 @@ struct SchemaUpgradeTests {
     @Test("users, identities and sessions written under migrations 1–5 survive the rest; the same Apple account is the same user; /account and /account/sessions answer")
     func upgrade() async throws {
         let conninfo = try await TestCluster.freshDatabase()
-        let pool = ConnectionPool(conninfo: conninfo, size: 1)
-        let all = try IssuerMigrations.builtIn()
-        try await Migrator(pool: pool).migrate(all.filter { $0.version <= 5 })
         // What the previous release's sign-in statement wrote.
         let userID = UUID(), sessionID = UUID(), now = Date()
-        try await pool.query("""
-            INSERT INTO users (id, email, email_verified, created_at, updated_at) VALUES ($1, 'old@example.com', true, $2, $2);
-            """, [userID, now])
-        try await pool.query("""
-            INSERT INTO identities (provider, subject, user_id, audience, created_at, last_sign_in_at)
-            VALUES ('apple', '001.before', $1, 'com.example.app', $2, $2)
-            """, [userID, now])
-        try await pool.query("""
-            INSERT INTO sessions (id, user_id, client_id, scope, auth_time, created_at, last_used_at, expires_at)
-            VALUES ($1, $2, 'clanboards-mobile', 'openid', $3, $3, $3, $4)
-            """, [sessionID, userID, now, now.addingTimeInterval(3600)])
-        try await Migrator(pool: pool).migrate(all)
-        #expect(try await pool.query("SELECT user_id FROM identities WHERE subject = '001.before'").single?.decode(UUID.self, at: 0) == userID)
-        #expect(try await pool.query("SELECT email FROM identities WHERE subject = '001.before'").single?.decodeIfPresent(String.self, at: 0)
-            == "old@example.com", "an identity from before gets its user's e-mail")
-        #expect(try await pool.query("SELECT provider FROM sessions WHERE id = $1", [sessionID]).single?.decodeIfPresent(String.self, at: 0) == nil)
-        await pool.close()
+        try await ConnectionPool(conninfo: conninfo, size: 1).closing { pool in
+            let all = try IssuerMigrations.builtIn()
+            try await Migrator(pool: pool).migrate(all.filter { $0.version <= 5 })
+            try await pool.query("""
+                INSERT INTO users (id, email, email_verified, created_at, updated_at) VALUES ($1, 'old@example.com', true, $2, $2);
+                """, [userID, now])
+            try await pool.query("""
+                INSERT INTO identities (provider, subject, user_id, audience, created_at, last_sign_in_at)
+                VALUES ('apple', '001.before', $1, 'com.example.app', $2, $2)
+                """, [userID, now])
+            try await pool.query("""
+                INSERT INTO sessions (id, user_id, client_id, scope, auth_time, created_at, last_used_at, expires_at)
+                VALUES ($1, $2, 'clanboards-mobile', 'openid', $3, $3, $3, $4)
+                """, [sessionID, userID, now, now.addingTimeInterval(3600)])
+            try await Migrator(pool: pool).migrate(all)
+            #expect(try await pool.query("SELECT user_id FROM identities WHERE subject = '001.before'").single?.decode(UUID.self, at: 0) == userID)
+            #expect(try await pool.query("SELECT email FROM identities WHERE subject = '001.before'").single?.decodeIfPresent(String.self, at: 0)
+                == "old@example.com", "an identity from before gets its user's e-mail")
+            #expect(try await pool.query("SELECT provider FROM sessions WHERE id = $1", [sessionID]).single?.decodeIfPresent(String.self, at: 0) == nil)
+        }
 
         // The upgraded database behind a running issuer: the Apple account signs in as the same user.
         try await Self.withIssuer(on: conninfo) { fixture, client in
             let tokens = try await AppleTestRig.signIn(client, fixture, subject: "001.before", code: nil)
             #expect(try AppleTestRig.userID(fixture, tokens) == userID, "the internal sub is unchanged")
-            let account = try await AccountSessionsTests.call(client, .get, "/account", tokens, withRefresh: false)
-            #expect(AccountIdentitiesTests.providers(account) == ["apple"])
-            let sessions = AccountSessionsTests.sids(try await AccountSessionsTests.call(client, .get, "/account/sessions", tokens, withRefresh: false))
+            let account = try await AccountRequest.send(client, .get, "/account", tokens, withRefresh: false)
+            #expect(AccountRequest.providers(account) == ["apple"])
+            let sessions = AccountRequest.sessionIDs(try await AccountRequest.send(client, .get, "/account/sessions", tokens, withRefresh: false))
             #expect(sessions.count == 2 && sessions[sessionID.uuidString.lowercased()] == false, "the old session is listed")
         }
     }

@@ -14,9 +14,8 @@ struct StaticRouteHandlerTests {
 
     static func channel(metrics: ServerMetrics = ServerMetrics()) throws -> EmbeddedChannel {
         let answer = EncodedAnswer(
-            StaticAnswer(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"], body: body),
-            serverName: "issuer")
-        let notModified = EncodedAnswer(StaticAnswer(status: .notModified, headers: [.eTag: "\"v1\""], body: nil), serverName: "issuer")
+            StaticAnswer(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"], body: body))
+        let notModified = EncodedAnswer(StaticAnswer(status: .notModified, headers: [.eTag: "\"v1\""], body: nil))
         let routes = StaticRoutes(entries: [
             "/oauth2/jwks.json": StaticRoutes.Entry(route: "/oauth2/jwks.json") { ifNoneMatch in
                 ifNoneMatch == "\"v1\"" ? notModified : answer
@@ -74,9 +73,7 @@ struct StaticRouteHandlerTests {
             #expect(body == Self.body)
             #expect(try Self.passedOn(channel).isEmpty, "the router never sees it")
         }
-        var exposition = [UInt8]()
-        metrics.registry.emit(into: &exposition)
-        #expect(String(decoding: exposition, as: UTF8.self)
+        #expect(MetricsExposition.text(metrics)
             .contains(#"issuer_http_requests_total{route="/oauth2/jwks.json",method="GET",status="200"} 3"#))
     }
 
@@ -146,7 +143,7 @@ struct StaticRouteHandlerTests {
     @Test("several If-None-Match lines are one list (RFC 9110 §5.3): the route sees them joined")
     func conditionLines() throws {
         let seen = Mutex<[String?]>([])
-        let answer = EncodedAnswer(StaticAnswer(status: .ok, headers: [:], body: Self.body), serverName: "issuer")
+        let answer = EncodedAnswer(StaticAnswer(status: .ok, headers: [:], body: Self.body))
         let channel = EmbeddedChannel(handler: StaticRouteHandler(routes: StaticRoutes(entries: [
             "/oauth2/jwks.json": StaticRoutes.Entry(route: "/oauth2/jwks.json") { ifNoneMatch in
                 seen.withLock { $0.append(ifNoneMatch) }

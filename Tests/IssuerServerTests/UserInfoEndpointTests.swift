@@ -9,12 +9,6 @@ import TestSupport
 
 @Suite("/userinfo (reference: UserInfo)")
 struct UserInfoEndpointTests {
-    static func userinfo(_ client: some TestClientProtocol, _ token: String?, method: HTTPRequest.Method = .get) async throws -> TestResponse {
-        var headers: HTTPFields = [:]
-        if let token { headers[.authorization] = "Bearer \(token)" }
-        return try await client.executeRequest(uri: "/userinfo", method: method, headers: headers, body: nil)
-    }
-
     @Test("userinfo answers the claims the scopes allow, by GET and POST", arguments: [
         ("openid", ["sub"]),
         ("openid email", ["sub", "email", "email_verified"]),
@@ -29,7 +23,7 @@ struct UserInfoEndpointTests {
                 ])
                 let access = response.json["access_token"] as! String
                 for method in [HTTPRequest.Method.get, .post] {
-                    let info = try await Self.userinfo(client, access, method: method)
+                    let info = try await UserInfoRequest.send(client, access, method: method)
                     #expect(info.status == .ok)
                     #expect(info.headers[.cacheControl] == "no-store")
                     #expect(Set(info.json.keys) == Set(claims))
@@ -46,11 +40,11 @@ struct UserInfoEndpointTests {
     func challenges() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
-                let none = try await Self.userinfo(client, nil)
+                let none = try await UserInfoRequest.send(client, nil)
                 #expect(none.status == .unauthorized)
                 #expect(none.headers[.wwwAuthenticate] == "Bearer")
 
-                let tokens = try await RefreshGrantTests.signIn(client, fixture)
+                let tokens = try await NativeSignIn.tokens(client, fixture)
                 let access = tokens["access_token"] as! String
                 let ring = try fixture.ring()
                 let payload = Base64URL.decode(access.split(separator: ".")[1])!
@@ -62,15 +56,15 @@ struct UserInfoEndpointTests {
                     ("ID token", tokens["id_token"] as! String),
                 ]
                 for (name, token) in bad {
-                    let response = try await Self.userinfo(client, token)
+                    let response = try await UserInfoRequest.send(client, token)
                     #expect(response.status == .unauthorized, "\(name)")
                     #expect(response.headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#, "\(name)")
                 }
                 fixture.clock.advance(by: 3601)
-                #expect(try await Self.userinfo(client, access).headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#, "expired")
+                #expect(try await UserInfoRequest.send(client, access).headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#, "expired")
                 fixture.clock.advance(by: -3601)
-                _ = try await RevocationEndpointTests.revoke(client, access)
-                #expect(try await Self.userinfo(client, access).headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#, "revoked")
+                _ = try await RevocationRequest.post(client, access)
+                #expect(try await UserInfoRequest.send(client, access).headers[.wwwAuthenticate] == #"Bearer error="invalid_token""#, "revoked")
             }
         }
     }

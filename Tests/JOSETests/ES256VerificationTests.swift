@@ -28,20 +28,20 @@ import TestSupport
 
     @Test func verifiesATokenSignedBySwiftCrypto() throws {
         let privateKey = P256.Signing.PrivateKey()
-        let token = try ES256Forge.signed(payload: JWSTests.claims, key: privateKey)
+        let token = try ES256Forge.signed(payload: RS256Sample.claims, key: privateKey)
         let key = try ES256Forge.verificationKey(privateKey)
         #expect(key.algorithm == .es256)
         let verified = try Self.verify(token, with: key)
-        #expect(verified.payload == Data(JWSTests.claims.utf8))
+        #expect(verified.payload == Data(RS256Sample.claims.utf8))
         #expect(verified.header.kid == ES256Forge.kid && verified.header.typ == "JWT")
     }
 
     @Test func tamperedPayloadOrSignatureFails() throws {
         let privateKey = P256.Signing.PrivateKey()
         let key = try ES256Forge.verificationKey(privateKey)
-        let token = try ES256Forge.signed(payload: JWSTests.claims, key: privateKey)
+        let token = try ES256Forge.signed(payload: RS256Sample.claims, key: privateKey)
         let parts = token.split(separator: ".").map(String.init)
-        let forged = Base64URL.encode(Array(JWSTests.claims.replacingOccurrences(of: "alice", with: "admin").utf8))
+        let forged = Base64URL.encode(Array(RS256Sample.claims.replacingOccurrences(of: "alice", with: "admin").utf8))
         #expect(throws: JOSEError.badSignature) { try Self.verify([parts[0], forged, parts[2]].joined(separator: "."), with: key) }
         var signature = try #require(Base64URL.decode(parts[2]))
         signature[10] ^= 0x01
@@ -54,14 +54,14 @@ import TestSupport
 
     @Test func derEncodedSignatureFails() throws {
         let privateKey = P256.Signing.PrivateKey()
-        let token = try ES256Forge.derSigned(payload: JWSTests.claims, key: privateKey)
+        let token = try ES256Forge.derSigned(payload: RS256Sample.claims, key: privateKey)
         #expect(throws: JOSEError.badSignature) { try Self.verify(token, with: try ES256Forge.verificationKey(privateKey)) }
     }
 
     @Test func emptyOrTruncatedSignatureFails() throws {
         let privateKey = P256.Signing.PrivateKey()
         let key = try ES256Forge.verificationKey(privateKey)
-        let token = try ES256Forge.signed(payload: JWSTests.claims, key: privateKey)
+        let token = try ES256Forge.signed(payload: RS256Sample.claims, key: privateKey)
         let input = String(token[..<token.lastIndex(of: ".")!])
         let signature = try #require(Base64URL.decode(token[token.index(after: token.lastIndex(of: ".")!)...]))
         for cut in [Data(), signature.prefix(32), signature.prefix(63)] {
@@ -71,15 +71,15 @@ import TestSupport
 
     @Test func rs256HeaderIsRefusedWithAnECKey() throws {
         // RFC 8725 §3.1: the key decides the algorithm. An RS256 token, however well signed, never meets an EC key.
-        let token = try JWSTests.validToken()
+        let token = try RS256Sample.validToken()
         let ecKey = try ES256Forge.verificationKey(P256.Signing.PrivateKey())
         #expect(throws: JOSEError.unsupportedAlgorithm) { try Self.verify(token, with: ecKey) }
-        #expect(try Self.verify(token, with: .rsa(TestRSAKeys.a.publicKey)).payload == Data(JWSTests.claims.utf8))
+        #expect(try Self.verify(token, with: .rsa(TestRSAKeys.a.publicKey)).payload == Data(RS256Sample.claims.utf8))
     }
 
     @Test func es256HeaderIsRefusedWithAnRSAKey() throws {
         let privateKey = P256.Signing.PrivateKey()
-        let token = try ES256Forge.signed(payload: JWSTests.claims, key: privateKey)
+        let token = try ES256Forge.signed(payload: RS256Sample.claims, key: privateKey)
         #expect(throws: JOSEError.unsupportedAlgorithm) { try Self.verify(token, with: .rsa(TestRSAKeys.a.publicKey)) }
         // The RSA-only entry points refuse it the same way, whatever the allow-list admitted.
         #expect(throws: JOSEError.unsupportedAlgorithm) {
@@ -89,16 +89,16 @@ import TestSupport
             try JWS.verify(token, allowedAlgorithms: Self.both) { _ in TestRSAKeys.a.publicKey }
         }
         // Even a header that says ES256 over a valid RS256 signature: the RSA key is not asked.
-        let rs256Signed = try TokenForge.signed(header: ES256Forge.header, payload: JWSTests.claims, key: TestRSAKeys.a)
+        let rs256Signed = try TokenForge.signed(header: ES256Forge.header, payload: RS256Sample.claims, key: TestRSAKeys.a)
         #expect(throws: JOSEError.unsupportedAlgorithm) { try Self.verify(rs256Signed, with: .rsa(TestRSAKeys.a.publicKey)) }
     }
 
     @Test func es256IsRefusedUnlessTheCallerAllowsIt() throws {
         let privateKey = P256.Signing.PrivateKey()
-        let token = try ES256Forge.signed(payload: JWSTests.claims, key: privateKey)
+        let token = try ES256Forge.signed(payload: RS256Sample.claims, key: privateKey)
         #expect(throws: JOSEError.unsupportedAlgorithm) { try JWS.parse(token, allowedAlgorithms: [.rs256]) }
         #expect(throws: JOSEError.unsupportedAlgorithm) { try JWS.parse(token, allowedAlgorithms: []) }
-        #expect(throws: JOSEError.unsupportedAlgorithm) { try JWS.parse(JWSTests.validToken(), allowedAlgorithms: [.es256]) }
+        #expect(throws: JOSEError.unsupportedAlgorithm) { try JWS.parse(RS256Sample.validToken(), allowedAlgorithms: [.es256]) }
         #expect(throws: Never.self) { try JWS.parse(token, allowedAlgorithms: [.es256]) }
     }
 
@@ -112,16 +112,16 @@ import TestSupport
     ])
     func otherAlgorithmsAreRefusedWhenES256IsAllowed(header: String) throws {
         // Validly signed over the forged header, so only the alg check can refuse it.
-        let token = try ES256Forge.signed(header: header, payload: JWSTests.claims, key: P256.Signing.PrivateKey())
+        let token = try ES256Forge.signed(header: header, payload: RS256Sample.claims, key: P256.Signing.PrivateKey())
         #expect(throws: JOSEError.unsupportedAlgorithm) { try JWS.parse(token, allowedAlgorithms: Self.both) }
         #expect(throws: JOSEError.unsupportedAlgorithm) {
-            try JWS.parse(TokenForge.token(header: header, payload: JWSTests.claims), allowedAlgorithms: Self.both)
+            try JWS.parse(TokenForge.token(header: header, payload: RS256Sample.claims), allowedAlgorithms: Self.both)
         }
     }
 
     @Test func critIsRefusedForES256Too() throws {
         let header = #"{"alg":"ES256","kid":"ec-key","crit":["exp"],"exp":1}"#
-        let token = try ES256Forge.signed(header: header, payload: JWSTests.claims, key: P256.Signing.PrivateKey())
+        let token = try ES256Forge.signed(header: header, payload: RS256Sample.claims, key: P256.Signing.PrivateKey())
         #expect(throws: JOSEError.criticalHeader) { try JWS.parse(token, allowedAlgorithms: Self.both) }
     }
 

@@ -62,10 +62,10 @@ import TestSupport
         #expect(keys["ec"]?.algorithm == .es256 && keys["rsa"]?.algorithm == .rs256)
 
         // The keys verify what their owners sign.
-        let token = try ES256Forge.signed(header: #"{"alg":"ES256","kid":"ec"}"#, payload: JWSTests.claims, key: ec)
+        let token = try ES256Forge.signed(header: #"{"alg":"ES256","kid":"ec"}"#, payload: RS256Sample.claims, key: ec)
         let parsed = try JWS.parse(token, allowedAlgorithms: [.rs256, .es256])
         let key = try #require(parsed.header.kid.flatMap { keys[$0] })
-        #expect(try parsed.verified(with: key).payload == Data(JWSTests.claims.utf8))
+        #expect(try parsed.verified(with: key).payload == Data(RS256Sample.claims.utf8))
 
         // The RSA-only view of the same set is unchanged: only the RSA key.
         let rsaKeys = try JWKS.rsaVerificationKeys(fromJSON: Self.json(members))

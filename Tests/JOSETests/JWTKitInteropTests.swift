@@ -87,7 +87,7 @@ import TestSupport
             let token = try await collection.sign(Claims(sub: "mallory", exp: .init(value: Date(timeIntervalSinceNow: 3600))), kid: "test-key")
             let header = try #require(Base64URL.decode(token.split(separator: ".")[0]))
             #expect(try JSONDecoder().decode(JWSHeader.self, from: header).alg == "HS256")
-            JWSTests.expectRefused(token, with: .unsupportedAlgorithm, keyLookedUp: false)
+            RS256Sample.expectRefused(token, with: .unsupportedAlgorithm, keyLookedUp: false)
         }
     }
 
@@ -120,6 +120,6 @@ import TestSupport
         let token = try await collection.sign(Claims(sub: "mallory", exp: .init(value: Date(timeIntervalSinceNow: 3600))), kid: "test-key")
         let header = try #require(Base64URL.decode(token.split(separator: ".")[0]))
         #expect(try JSONDecoder().decode(JWSHeader.self, from: header).alg == "ES256")
-        JWSTests.expectRefused(token, with: .unsupportedAlgorithm, keyLookedUp: false)
+        RS256Sample.expectRefused(token, with: .unsupportedAlgorithm, keyLookedUp: false)
     }
 }

@@ -10,13 +10,13 @@ struct EmbeddedPostgresTests {
         try await TestCluster.withPrivateClusterDirectory("embedded") { directory in
             let cluster = EmbeddedPostgres(directory: directory, durability: .throwaway)
             try await cluster.startInBackground(database: "issuer")
-            let pool = ConnectionPool(conninfo: cluster.conninfo(database: "issuer"), size: 1)
-            let row = try #require(try await pool.query("SELECT current_user, usesuper FROM pg_user WHERE usename = current_user").single)
-            #expect(try row.decode(String.self, at: 0) == "issuer")
-            #expect(try row.decode(Bool.self, at: 1) == false)
-            try await pool.query("CREATE TABLE survivor (note text)")
-            try await pool.query("INSERT INTO survivor VALUES ('still here')")
-            await pool.close()
+            try await ConnectionPool(conninfo: cluster.conninfo(database: "issuer"), size: 1).closing { pool in
+                let row = try #require(try await pool.query("SELECT current_user, usesuper FROM pg_user WHERE usename = current_user").single)
+                #expect(try row.decode(String.self, at: 0) == "issuer")
+                #expect(try row.decode(Bool.self, at: 1) == false)
+                try await pool.query("CREATE TABLE survivor (note text)")
+                try await pool.query("INSERT INTO survivor VALUES ('still here')")
+            }
             cluster.stop()
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("postmaster.pid").path))
             // No TCP listener was ever configured.
@@ -25,9 +25,9 @@ struct EmbeddedPostgresTests {
 
             let again = EmbeddedPostgres(directory: directory, durability: .throwaway)
             try await again.startInBackground(database: "issuer")
-            let reopened = ConnectionPool(conninfo: again.conninfo(database: "issuer"), size: 1)
-            #expect(try await reopened.query("SELECT note FROM survivor").single?.decode(String.self, at: 0) == "still here")
-            await reopened.close()
+            try await ConnectionPool(conninfo: again.conninfo(database: "issuer"), size: 1).closing { reopened throws in
+                #expect(try await reopened.query("SELECT note FROM survivor").single?.decode(String.self, at: 0) == "still here")
+            }
             again.stop()
         }
     }
@@ -40,9 +40,9 @@ struct EmbeddedPostgresTests {
             let guest = EmbeddedPostgres(directory: directory, durability: .throwaway)
             try await guest.startInBackground(database: "issuer")
             guest.stop()
-            let pool = ConnectionPool(conninfo: owner.conninfo(database: "issuer"), size: 1)
-            #expect(try await pool.query("SELECT 1").single?.decode(Int.self, at: 0) == 1)
-            await pool.close()
+            try await ConnectionPool(conninfo: owner.conninfo(database: "issuer"), size: 1).closing { pool throws in
+                #expect(try await pool.query("SELECT 1").single?.decode(Int.self, at: 0) == 1)
+            }
             owner.stop()
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("postmaster.pid").path))
         }
@@ -62,10 +62,10 @@ struct EmbeddedPostgresTests {
         let cluster = EmbeddedPostgres(directory: requested, durability: .throwaway, fallbackRoot: fallbackRoot)
         #expect(cluster.directory.path.hasPrefix(fallbackRoot.path + "/"))
         try await cluster.startInBackground(database: "issuer")
-        let pool = ConnectionPool(conninfo: cluster.conninfo(database: "issuer"), size: 1)
-        try await pool.query("CREATE TABLE survivor (note text)")
-        try await pool.query("INSERT INTO survivor VALUES ('kept')")
-        await pool.close()
+        try await ConnectionPool(conninfo: cluster.conninfo(database: "issuer"), size: 1).closing { pool in
+            try await pool.query("CREATE TABLE survivor (note text)")
+            try await pool.query("INSERT INTO survivor VALUES ('kept')")
+        }
         cluster.stop()
 
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: requested.path) == cluster.directory.path)
@@ -79,9 +79,9 @@ struct EmbeddedPostgresTests {
         let again = EmbeddedPostgres(directory: requested, durability: .throwaway, fallbackRoot: fallbackRoot)
         #expect(again.directory == cluster.directory)
         try await again.startInBackground(database: "issuer")
-        let reopened = ConnectionPool(conninfo: again.conninfo(database: "issuer"), size: 1)
-        #expect(try await reopened.query("SELECT note FROM survivor").single?.decode(String.self, at: 0) == "kept")
-        await reopened.close()
+        try await ConnectionPool(conninfo: again.conninfo(database: "issuer"), size: 1).closing { reopened throws in
+            #expect(try await reopened.query("SELECT note FROM survivor").single?.decode(String.self, at: 0) == "kept")
+        }
         again.stop()
         #expect(!FileManager.default.fileExists(atPath: cluster.directory.appendingPathComponent("postmaster.pid").path))
     }

@@ -13,74 +13,75 @@ struct MigratorTests {
 
     @Test("fresh apply, then an idempotent re-run")
     func applyAndRerun() async throws {
-        let pool = try await TestCluster.freshPool()
-        let migrator = Migrator(pool: pool)
-        #expect(try await migrator.migrate(migrations).map(\.version) == [1, 2])
-        #expect(try await migrator.migrate(migrations).isEmpty)
-        #expect(try await pool.query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 2)
-        let recorded = try await pool.query("SELECT version, checksum FROM schema_migrations ORDER BY version").rows
-        #expect(try recorded.map { try $0.decode(String.self, at: 1) } == migrations.map(\.checksum))
-        let status = try await migrator.status(migrations)
-        #expect(status.allSatisfy { $0.appliedAt != nil })
-        await pool.close()
+        try await TestCluster.withFreshPool { pool in
+            let migrator = Migrator(pool: pool)
+            #expect(try await migrator.migrate(migrations).map(\.version) == [1, 2])
+            #expect(try await migrator.migrate(migrations).isEmpty)
+            #expect(try await pool.query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 2)
+            let recorded = try await pool.query("SELECT version, checksum FROM schema_migrations ORDER BY version").rows
+            #expect(try recorded.map { try $0.decode(String.self, at: 1) } == migrations.map(\.checksum))
+            let status = try await migrator.status(migrations)
+            #expect(status.allSatisfy { $0.appliedAt != nil })
+        }
     }
 
     @Test("a later migration is applied on the next run; status shows it pending before")
     func pendingThenApplied() async throws {
-        let pool = try await TestCluster.freshPool()
-        let migrator = Migrator(pool: pool)
-        try await migrator.migrate([migrations[0]])
-        let status = try await migrator.status(migrations)
-        #expect(status.map { $0.appliedAt != nil } == [true, false])
-        #expect(try await migrator.migrate(migrations).map(\.version) == [2])
-        await pool.close()
+        try await TestCluster.withFreshPool { pool in
+            let migrator = Migrator(pool: pool)
+            try await migrator.migrate([migrations[0]])
+            let status = try await migrator.status(migrations)
+            #expect(status.map { $0.appliedAt != nil } == [true, false])
+            #expect(try await migrator.migrate(migrations).map(\.version) == [2])
+        }
     }
 
     @Test("an applied migration whose file changed is refused, and nothing else is applied")
     func checksumMismatch() async throws {
-        let pool = try await TestCluster.freshPool()
-        let migrator = Migrator(pool: pool)
-        try await migrator.migrate([migrations[0]])
-        let edited = [
-            Migration(version: 1, name: "create_widgets", sql: "CREATE TABLE widgets (id bigint PRIMARY KEY);"),
-            migrations[1],
-        ]
-        await #expect(throws: MigrationError.checksumMismatch(version: 1, name: "create_widgets")) {
-            try await migrator.migrate(edited)
+        try await TestCluster.withFreshPool { pool in
+            let migrator = Migrator(pool: pool)
+            try await migrator.migrate([migrations[0]])
+            let edited = [
+                Migration(version: 1, name: "create_widgets", sql: "CREATE TABLE widgets (id bigint PRIMARY KEY);"),
+                migrations[1],
+            ]
+            await #expect(throws: MigrationError.checksumMismatch(version: 1, name: "create_widgets")) {
+                try await migrator.migrate(edited)
+            }
+            await #expect(throws: MigrationError.self) { try await migrator.status(edited) }
+            #expect(try await pool.query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 0)
+            #expect("\(MigrationError.checksumMismatch(version: 1, name: "create_widgets"))".contains("changed after it was applied"))
         }
-        await #expect(throws: MigrationError.self) { try await migrator.status(edited) }
-        #expect(try await pool.query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 0)
-        #expect("\(MigrationError.checksumMismatch(version: 1, name: "create_widgets"))".contains("changed after it was applied"))
-        await pool.close()
     }
 
     @Test("a failing migration rolls back whole and is not recorded")
     func failingMigrationRollsBack() async throws {
-        let pool = try await TestCluster.freshPool()
-        let broken = [
-            migrations[0],
-            Migration(version: 2, name: "half", sql: "INSERT INTO widgets VALUES (7); SELECT * FROM no_such_table;"),
-        ]
-        await #expect(throws: PostgresError.self) { try await Migrator(pool: pool).migrate(broken) }
-        #expect(try await pool.query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 0)
-        let versions = try await pool.query("SELECT version FROM schema_migrations").rows.map { try $0.decode(Int.self, at: 0) }
-        #expect(versions == [1])
-        await pool.close()
+        try await TestCluster.withFreshPool { pool in
+            let broken = [
+                migrations[0],
+                Migration(version: 2, name: "half", sql: "INSERT INTO widgets VALUES (7); SELECT * FROM no_such_table;"),
+            ]
+            await #expect(throws: PostgresError.self) { try await Migrator(pool: pool).migrate(broken) }
+            #expect(try await pool.query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 0)
+            let versions = try await pool.query("SELECT version FROM schema_migrations").rows.map { try $0.decode(Int.self, at: 0) }
+            #expect(versions == [1])
+        }
     }
 
     @Test("concurrent runners in separate pools apply each migration exactly once")
     func concurrentRunners() async throws {
         let conninfo = try await TestCluster.freshDatabase()
         let pools = (0..<4).map { _ in ConnectionPool(conninfo: conninfo, size: 1) }
-        let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
-            for pool in pools {
-                group.addTask { try await Migrator(pool: pool).migrate(migrations).map(\.version) }
+        try await ConnectionPool.closing(pools) { pools in
+            let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for pool in pools {
+                    group.addTask { try await Migrator(pool: pool).migrate(migrations).map(\.version) }
+                }
+                return try await group.reduce(into: [Int]()) { $0 += $1 }
             }
-            return try await group.reduce(into: [Int]()) { $0 += $1 }
+            #expect(applied.sorted() == [1, 2])
+            #expect(try await pools[0].query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 2)
         }
-        #expect(applied.sorted() == [1, 2])
-        #expect(try await pools[0].query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 2)
-        for pool in pools { await pool.close() }
     }
 
     @Test("file names parse into versions; duplicates and bad names are refused")

@@ -13,49 +13,35 @@ struct ReconnectTests {
             try await cluster.startInBackground(database: "issuer")
             // Reconnecting every connection at once is slow on a loaded machine; the deadline is not
             // what this test is about (a stopped server refuses at once).
-            let pool = ConnectionPool(conninfo: cluster.conninfo(database: "issuer"), size: 3, timeout: .seconds(30))
+            try await ConnectionPool(conninfo: cluster.conninfo(database: "issuer"), size: 3, timeout: .seconds(30)).closing { pool in
 
-            try await pool.query("CREATE TABLE notes (body text)")
-            try await pool.query("INSERT INTO notes VALUES ($1)", ["kept across the restart"])
+                try await pool.query("CREATE TABLE notes (body text)")
+                try await pool.query("INSERT INTO notes VALUES ($1)", ["kept across the restart"])
 
-            try await Offload.run { try cluster.forceStop() }
+                try await Offload.run { try cluster.forceStop() }
 
-            for _ in 0..<5 {
-                let outcome = try await Self.withinBound(seconds: 10) {
-                    do {
-                        try await pool.query("SELECT 1")
-                        return "answered"
-                    } catch let error as PostgresError {
-                        return error.isUnavailable ? "unavailable" : "other: \(error)"
+                for _ in 0..<5 {
+                    let outcome = try await WithinBound.value(seconds: 10) {
+                        do {
+                            try await pool.query("SELECT 1")
+                            return "answered"
+                        } catch let error as PostgresError {
+                            return error.isUnavailable ? "unavailable" : "other: \(error)"
+                        }
                     }
+                    #expect(outcome == "unavailable")
                 }
-                #expect(outcome == "unavailable")
-            }
 
-            try await cluster.startInBackground(database: "issuer")
-            let body = try await pool.query("SELECT body FROM notes").single?.decode(String.self, at: 0)
-            #expect(body == "kept across the restart")
-            // Every connection of the pool recovers, not only one.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<12 { group.addTask { try await pool.query("SELECT pg_sleep(0.05)") } }
-                try await group.waitForAll()
+                try await cluster.startInBackground(database: "issuer")
+                let body = try await pool.query("SELECT body FROM notes").single?.decode(String.self, at: 0)
+                #expect(body == "kept across the restart")
+                // Every connection of the pool recovers, not only one.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<12 { group.addTask { try await pool.query("SELECT pg_sleep(0.05)") } }
+                    try await group.waitForAll()
+                }
             }
-            await pool.close()
             cluster.stop()
-        }
-    }
-
-    /// Fails the test instead of hanging if `body` takes longer than `seconds`.
-    static func withinBound<T: Sendable>(seconds: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            let first = try await group.next()!
-            group.cancelAll()
-            return try #require(first, "the call did not return within \(seconds) s")
         }
     }
 }

@@ -11,25 +11,25 @@ struct SilentDatabaseTests {
     func silentThenBack() async throws {
         let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
         defer { proxy.stop() }
-        let pool = ConnectionPool(conninfo: conninfo, size: 2, timeout: .seconds(2))
-        try await Self.openEveryConnection(pool)
+        try await ConnectionPool(conninfo: conninfo, size: 2, timeout: .seconds(2)).closing { pool in
+            try await Self.openEveryConnection(pool)
 
-        proxy.freeze()
-        // The first two find an open link and block in libpq reading the answer; the next ones
-        // must open a new link, which the silent server never completes.
-        for _ in 0..<4 {
-            let outcome = await Outcome.of(within: 6) { try await pool.query("SELECT 1") }
-            #expect(outcome == .unavailable)
+            proxy.freeze()
+            // The first two find an open link and block in libpq reading the answer; the next ones
+            // must open a new link, which the silent server never completes.
+            for _ in 0..<4 {
+                let outcome = await Outcome.of(within: 6) { try await pool.query("SELECT 1") }
+                #expect(outcome == .unavailable)
+            }
+
+            proxy.thaw()
+            // Recovered by itself: the same pool answers again, on every connection (each opens a new
+            // link). A loaded machine may need more than one try to connect within 2 s.
+            let answer = try await Self.eventually { try await pool.query("SELECT 42").single?.decode(Int.self, at: 0) }
+            #expect(answer == 42)
+            try await Self.eventually { try await Self.openEveryConnection(pool) }
+            #expect(pool.statistics == .init(size: 2, inUse: 0, waiting: 0))
         }
-
-        proxy.thaw()
-        // Recovered by itself: the same pool answers again, on every connection (each opens a new
-        // link). A loaded machine may need more than one try to connect within 2 s.
-        let answer = try await Self.eventually { try await pool.query("SELECT 42").single?.decode(Int.self, at: 0) }
-        #expect(answer == 42)
-        try await Self.eventually { try await Self.openEveryConnection(pool) }
-        #expect(pool.statistics == .init(size: 2, inUse: 0, waiting: 0))
-        await pool.close()
     }
 
     @Test("closing the pool while a call is stuck on a silent database ends: the call's deadline still holds")
@@ -50,78 +50,78 @@ struct SilentDatabaseTests {
     func waitersAreBounded() async throws {
         let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
         defer { proxy.stop() }
-        let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .seconds(10), maxWaiting: 2)
-        try await pool.query("SELECT 1")
+        try await ConnectionPool(conninfo: conninfo, size: 1, timeout: .seconds(10), maxWaiting: 2).closing { pool in
+            try await pool.query("SELECT 1")
 
-        proxy.freeze()
-        let stuck = Task { await Outcome.of(within: 30) { try await pool.query("SELECT 1") } }
-        try await Self.until { pool.statistics.inUse == 1 }
-        let waiters = (0..<2).map { _ in Task { await Outcome.of(within: 30) { try await pool.query("SELECT 1") } } }
-        try await Self.until { pool.statistics.waiting == 2 }
+            proxy.freeze()
+            let stuck = Task { await Outcome.of(within: 30) { try await pool.query("SELECT 1") } }
+            try await Self.until { pool.statistics.inUse == 1 }
+            let waiters = (0..<2).map { _ in Task { await Outcome.of(within: 30) { try await pool.query("SELECT 1") } } }
+            try await Self.until { pool.statistics.waiting == 2 }
 
-        // One more than the bound is refused at once: the two waiters are still there.
-        let refused = await Outcome.of(within: 30) { try await pool.query("SELECT 1") }
-        #expect(refused == .unavailable)
-        #expect(pool.statistics.waiting == 2)
+            // One more than the bound is refused at once: the two waiters are still there.
+            let refused = await Outcome.of(within: 30) { try await pool.query("SELECT 1") }
+            #expect(refused == .unavailable)
+            #expect(pool.statistics.waiting == 2)
 
-        // The held call and the waiters all end with the deadline instead of queueing for ever.
-        #expect(await stuck.value == .unavailable)
-        for waiter in waiters { #expect(await waiter.value == .unavailable) }
-        #expect(pool.statistics == .init(size: 1, inUse: 0, waiting: 0))
+            // The held call and the waiters all end with the deadline instead of queueing for ever.
+            #expect(await stuck.value == .unavailable)
+            for waiter in waiters { #expect(await waiter.value == .unavailable) }
+            #expect(pool.statistics == .init(size: 1, inUse: 0, waiting: 0))
 
-        proxy.thaw()
-        #expect(try await pool.query("SELECT 7").single?.decode(Int.self, at: 0) == 7)
-        await pool.close()
+            proxy.thaw()
+            #expect(try await pool.query("SELECT 7").single?.decode(Int.self, at: 0) == 7)
+        }
     }
 
     @Test("every session has keepalives, tcp_user_timeout and a statement timeout; an operator's own values win")
     func sessionSettings() async throws {
         let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
         defer { proxy.stop() }
-        let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .milliseconds(2500))
-        let ours = try await pool.withConnection { connection in
-            [
-                connection.setting("keepalives"), connection.setting("keepalives_idle"),
-                connection.setting("keepalives_interval"), connection.setting("keepalives_count"),
-                connection.setting("tcp_user_timeout"),
-                try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0),
-            ]
+        try await ConnectionPool(conninfo: conninfo, size: 1, timeout: .milliseconds(2500)).closing { pool in
+            let ours = try await pool.withConnection { connection in
+                [
+                    connection.setting("keepalives"), connection.setting("keepalives_idle"),
+                    connection.setting("keepalives_interval"), connection.setting("keepalives_count"),
+                    connection.setting("tcp_user_timeout"),
+                    try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0),
+                ]
+            }
+            #expect(ours == ["1", "5", "1", "5", "10000", "2500ms"])
         }
-        #expect(ours == ["1", "5", "1", "5", "10000", "2500ms"])
-        await pool.close()
 
         // The URI form, with the operator's own keepalive and options (the fixed formats stay).
         let user = try #require(ConnectionString.value(of: "user", in: conninfo))
         let database = try #require(ConnectionString.value(of: "dbname", in: conninfo))
         let uri = "postgresql://\(user)@127.0.0.1:\(proxy.port)/\(database)"
             + "?keepalives_idle=30&options=-c%20work_mem%3D8MB%20-c%20statement_timeout%3D7s"
-        let operatorPool = ConnectionPool(conninfo: uri, size: 1)
-        let theirs = try await operatorPool.withConnection { connection in
-            [
-                connection.setting("keepalives_idle"), connection.setting("tcp_user_timeout"),
-                try connection.query("SHOW work_mem").single?.decode(String.self, at: 0),
-                try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0),
-                try connection.query("SHOW DateStyle").single?.decode(String.self, at: 0),
-            ]
+        try await ConnectionPool(conninfo: uri, size: 1).closing { operatorPool in
+            let theirs = try await operatorPool.withConnection { connection in
+                [
+                    connection.setting("keepalives_idle"), connection.setting("tcp_user_timeout"),
+                    try connection.query("SHOW work_mem").single?.decode(String.self, at: 0),
+                    try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0),
+                    try connection.query("SHOW DateStyle").single?.decode(String.self, at: 0),
+                ]
+            }
+            #expect(theirs == ["30", "10000", "8MB", "7s", "ISO, MDY"])
         }
-        #expect(theirs == ["30", "10000", "8MB", "7s", "ISO, MDY"])
-        await operatorPool.close()
     }
 
     @Test("the server cancels a statement past the timeout; an unlimited call (a migration) is not cut")
     func statementTimeout() async throws {
-        let pool = ConnectionPool(conninfo: try await TestCluster.freshDatabase(), size: 1, timeout: .seconds(1))
-        let slow = await Outcome.of(within: 3) { try await pool.query("SELECT pg_sleep(10)") }
-        #expect(slow == .unavailable)
+        try await ConnectionPool(conninfo: try await TestCluster.freshDatabase(), size: 1, timeout: .seconds(1)).closing { pool in
+            let slow = await Outcome.of(within: 3) { try await pool.query("SELECT pg_sleep(10)") }
+            #expect(slow == .unavailable)
 
-        let unlimited = try await pool.withConnection(timeLimit: .unlimited) { connection in
-            try connection.query("SELECT pg_sleep(1.5)")
-            return try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0)
+            let unlimited = try await pool.withConnection(timeLimit: .unlimited) { connection in
+                try connection.query("SELECT pg_sleep(1.5)")
+                return try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0)
+            }
+            #expect(unlimited == "0")
+            // The next caller of that connection has the timeout again.
+            #expect(try await pool.query("SHOW statement_timeout").single?.decode(String.self, at: 0) == "1s")
         }
-        #expect(unlimited == "0")
-        // The next caller of that connection has the timeout again.
-        #expect(try await pool.query("SHOW statement_timeout").single?.decode(String.self, at: 0) == "1s")
-        await pool.close()
     }
 
     /// `body`'s answer, tried again while the database is unavailable (at most five times).

@@ -5,106 +5,114 @@ import TestSupport
 
 @Suite("Typed parameters and rows")
 struct ValueCodingTests {
-    let pool: ConnectionPool
-
-    init() async throws {
-        pool = try await TestCluster.freshPool(size: 2)
-    }
-
     @Test("text, integers, bool, double round-trip through bound parameters")
     func scalars() async throws {
-        let text = "O'Brien; DROP TABLE x; -- ünïcødé 🍎"
-        let row = try #require(try await pool.query(
-            "SELECT $1::text, $2::bigint, $3::int, $4::boolean, $5::boolean, $6::float8",
-            [text, Int64.max, Int32.min, true, false, 0.25]).single)
-        #expect(try row.decode(String.self, at: 0) == text)
-        #expect(try row.decode(Int64.self, at: 1) == Int64.max)
-        #expect(try row.decode(Int32.self, at: 2) == Int32.min)
-        #expect(try row.decode(Bool.self, at: 3) == true)
-        #expect(try row.decode(Bool.self, at: 4) == false)
-        #expect(try row.decode(Double.self, at: 5) == 0.25)
+        try await TestCluster.withFreshPool(size: 2) { pool in
+            let text = "O'Brien; DROP TABLE x; -- ünïcødé 🍎"
+            let row = try #require(try await pool.query(
+                "SELECT $1::text, $2::bigint, $3::int, $4::boolean, $5::boolean, $6::float8",
+                [text, Int64.max, Int32.min, true, false, 0.25]).single)
+            #expect(try row.decode(String.self, at: 0) == text)
+            #expect(try row.decode(Int64.self, at: 1) == Int64.max)
+            #expect(try row.decode(Int32.self, at: 2) == Int32.min)
+            #expect(try row.decode(Bool.self, at: 3) == true)
+            #expect(try row.decode(Bool.self, at: 4) == false)
+            #expect(try row.decode(Double.self, at: 5) == 0.25)
+        }
     }
 
     @Test("bytea keeps every byte value, zero included")
     func bytea() async throws {
-        let bytes = (0...255).map(UInt8.init) + [0, 0, 255]
-        let row = try #require(try await pool.query("SELECT $1::bytea, octet_length($1::bytea)", [bytes]).single)
-        #expect(try row.decode([UInt8].self, at: 0) == bytes)
-        #expect(try row.decode(Data.self, at: 0) == Data(bytes))
-        #expect(try row.decode(Int.self, at: 1) == bytes.count)
+        try await TestCluster.withFreshPool(size: 2) { pool in
+            let bytes = (0...255).map(UInt8.init) + [0, 0, 255]
+            let row = try #require(try await pool.query("SELECT $1::bytea, octet_length($1::bytea)", [bytes]).single)
+            #expect(try row.decode([UInt8].self, at: 0) == bytes)
+            #expect(try row.decode(Data.self, at: 0) == Data(bytes))
+            #expect(try row.decode(Int.self, at: 1) == bytes.count)
+        }
     }
 
     @Test("uuid and timestamptz (microseconds, UTC)")
     func uuidAndTimestamp() async throws {
-        let id = UUID()
-        let instant = Date(timeIntervalSince1970: 1_795_000_000.123456)
-        let row = try #require(try await pool.query(
-            "SELECT $1::uuid, $2::timestamptz, $2::timestamptz + interval '1 day', extract(epoch FROM $2::timestamptz)",
-            [id, instant]).single)
-        #expect(try row.decode(UUID.self, at: 0) == id)
-        let decoded = try row.decode(Date.self, at: 1)
-        #expect(abs(decoded.timeIntervalSince1970 - instant.timeIntervalSince1970) < 0.000_002)
-        let nextDay = try row.decode(Date.self, at: 2)
-        #expect(abs(nextDay.timeIntervalSince(decoded) - 86_400) < 0.000_002)
-        #expect(abs(try row.decode(Double.self, at: 3) - instant.timeIntervalSince1970) < 0.000_002)
+        try await TestCluster.withFreshPool(size: 2) { pool in
+            let id = UUID()
+            let instant = Date(timeIntervalSince1970: 1_795_000_000.123456)
+            let row = try #require(try await pool.query(
+                "SELECT $1::uuid, $2::timestamptz, $2::timestamptz + interval '1 day', extract(epoch FROM $2::timestamptz)",
+                [id, instant]).single)
+            #expect(try row.decode(UUID.self, at: 0) == id)
+            let decoded = try row.decode(Date.self, at: 1)
+            #expect(abs(decoded.timeIntervalSince1970 - instant.timeIntervalSince1970) < 0.000_002)
+            let nextDay = try row.decode(Date.self, at: 2)
+            #expect(abs(nextDay.timeIntervalSince(decoded) - 86_400) < 0.000_002)
+            #expect(abs(try row.decode(Double.self, at: 3) - instant.timeIntervalSince1970) < 0.000_002)
+        }
     }
 
     @Test("NULL decodes as nil, and as an error for a non-optional")
     func nulls() async throws {
-        let none: String? = nil
-        let row = try #require(try await pool.query("SELECT $1::text, NULL::int", [none]).single)
-        #expect(try row.decodeIfPresent(String.self, at: 0) == nil)
-        #expect(try row.decodeIfPresent(Int.self, column: "int4") == nil)
-        #expect(throws: PostgresError.self) { try row.decode(Int.self, at: 1) }
+        try await TestCluster.withFreshPool(size: 2) { pool in
+            let none: String? = nil
+            let row = try #require(try await pool.query("SELECT $1::text, NULL::int", [none]).single)
+            #expect(try row.decodeIfPresent(String.self, at: 0) == nil)
+            #expect(try row.decodeIfPresent(Int.self, column: "int4") == nil)
+            #expect(throws: PostgresError.self) { try row.decode(Int.self, at: 1) }
+        }
     }
 
     @Test("columns by name, affected rows, several rows")
     func rowsAndColumns() async throws {
-        try await pool.query("CREATE TABLE items (id int PRIMARY KEY, label text NOT NULL)")
-        for i in 1...3 {
-            let result = try await pool.query("INSERT INTO items VALUES ($1, $2)", [i, "item \(i)"])
-            #expect(result.affectedRows == 1)
+        try await TestCluster.withFreshPool(size: 2) { pool in
+            try await pool.query("CREATE TABLE items (id int PRIMARY KEY, label text NOT NULL)")
+            for i in 1...3 {
+                let result = try await pool.query("INSERT INTO items VALUES ($1, $2)", [i, "item \(i)"])
+                #expect(result.affectedRows == 1)
+            }
+            let result = try await pool.query("SELECT id, label FROM items ORDER BY id DESC")
+            #expect(try result.rows.map { try $0.decode(String.self, column: "label") } == ["item 3", "item 2", "item 1"])
+            #expect(try await pool.query("UPDATE items SET label = 'x' WHERE id > $1", [1]).affectedRows == 2)
         }
-        let result = try await pool.query("SELECT id, label FROM items ORDER BY id DESC")
-        #expect(try result.rows.map { try $0.decode(String.self, column: "label") } == ["item 3", "item 2", "item 1"])
-        #expect(try await pool.query("UPDATE items SET label = 'x' WHERE id > $1", [1]).affectedRows == 2)
     }
 
     @Test("SQLSTATE: a unique violation and a serialization failure are typed")
     func sqlStates() async throws {
-        try await pool.query("CREATE TABLE uniques (value text UNIQUE)")
-        try await pool.query("INSERT INTO uniques VALUES ('a')")
-        let unique = await #expect(throws: PostgresError.self) {
+        try await TestCluster.withFreshPool(size: 2) { pool in
+            try await pool.query("CREATE TABLE uniques (value text UNIQUE)")
             try await pool.query("INSERT INTO uniques VALUES ('a')")
-        }
-        #expect(unique?.sqlState == .uniqueViolation)
+            let unique = await #expect(throws: PostgresError.self) {
+                try await pool.query("INSERT INTO uniques VALUES ('a')")
+            }
+            #expect(unique?.sqlState == .uniqueViolation)
 
-        // A real serialization failure: two serializable transactions that each read what the
-        // other writes.
-        try await pool.query("CREATE TABLE ledger (account int, amount int)")
-        try await pool.query("INSERT INTO ledger VALUES (1, 10), (2, 10)")
-        let failure = try await Self.writeSkew(pool: pool)
-        #expect(failure?.sqlState == .serializationFailure)
-        // The connections that saw the error are usable again: the pool rolled back what the
-        // failed body left open.
-        #expect(try await pool.query("SELECT count(*) FROM uniques").single!.decode(Int.self, at: 0) == 1)
+            // A real serialization failure: two serializable transactions that each read what the
+            // other writes.
+            try await pool.query("CREATE TABLE ledger (account int, amount int)")
+            try await pool.query("INSERT INTO ledger VALUES (1, 10), (2, 10)")
+            let failure = try await Self.writeSkew(pool: pool)
+            #expect(failure?.sqlState == .serializationFailure)
+            // The connections that saw the error are usable again: the pool rolled back what the
+            // failed body left open.
+            #expect(try await pool.query("SELECT count(*) FROM uniques").single!.decode(Int.self, at: 0) == 1)
+        }
     }
 
     @Test("a transaction commits when its body returns and rolls back when it throws")
     func transactions() async throws {
-        try await pool.query("CREATE TABLE events (name text)")
-        try await pool.transaction { connection in
-            try connection.query("INSERT INTO events VALUES ($1)", ["committed"])
-        }
-        struct Abort: Error {}
-        await #expect(throws: Abort.self) {
+        try await TestCluster.withFreshPool(size: 2) { pool in
+            try await pool.query("CREATE TABLE events (name text)")
             try await pool.transaction { connection in
-                try connection.query("INSERT INTO events VALUES ($1)", ["rolled back"])
-                throw Abort()
+                try connection.query("INSERT INTO events VALUES ($1)", ["committed"])
             }
+            struct Abort: Error {}
+            await #expect(throws: Abort.self) {
+                try await pool.transaction { connection in
+                    try connection.query("INSERT INTO events VALUES ($1)", ["rolled back"])
+                    throw Abort()
+                }
+            }
+            let names = try await pool.query("SELECT name FROM events").rows.map { try $0.decode(String.self, at: 0) }
+            #expect(names == ["committed"])
         }
-        let names = try await pool.query("SELECT name FROM events").rows.map { try $0.decode(String.self, at: 0) }
-        #expect(names == ["committed"])
     }
 
     /// Runs the classic write-skew pair on two connections and answers the error of the one
@@ -162,16 +170,16 @@ struct ErrorClassificationTests {
 
     @Test("a statement bound with the wrong number of parameters is a server error, not an outage")
     func wrongParameterCount() async throws {
-        let pool = try await TestCluster.freshPool(size: 1)
-        let error = await #expect(throws: PostgresError.self) {
-            try await pool.withConnection { connection in
-                _ = try connection.query("SELECT $1::int", [1])
-                // The same text, now prepared, bound with two values.
-                _ = try connection.query("SELECT $1::int", [1, 2])
+        try await TestCluster.withFreshPool(size: 1) { pool throws in
+            let error = await #expect(throws: PostgresError.self) {
+                try await pool.withConnection { connection in
+                    _ = try connection.query("SELECT $1::int", [1])
+                    // The same text, now prepared, bound with two values.
+                    _ = try connection.query("SELECT $1::int", [1, 2])
+                }
             }
+            #expect(error?.isUnavailable == false)
+            #expect(try await pool.query("SELECT 1").single?.decode(Int.self, at: 0) == 1, "the pool recovers")
         }
-        #expect(error?.isUnavailable == false)
-        #expect(try await pool.query("SELECT 1").single?.decode(Int.self, at: 0) == 1, "the pool recovers")
-        await pool.close()
     }
 }

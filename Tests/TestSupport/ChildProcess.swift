@@ -52,17 +52,20 @@ public final class ChildProcess: Sendable {
     /// The exit status (128 + signal when killed), or nil if it has not exited within `timeout`.
     public func waitForExit(timeout: Duration) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
-        while true {
-            // Checked once more after the deadline: a test process starved of CPU for longer than
-            // the timeout must not report a program that exited meanwhile as still running.
-            let late = ContinuousClock.now >= deadline
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            }
-            if late { return nil }
+        while ContinuousClock.now < deadline {
+            if let status = exitStatus() { return status }
             try? await Task.sleep(for: .milliseconds(50))
         }
+        // One last look: on a loaded machine this task may resume only after the deadline, and a
+        // program that has exited by then did not hang, which is what the timeout guards against.
+        return exitStatus()
+    }
+
+    /// The exit status if the program has exited (and is reaped now), else nil.
+    private func exitStatus() -> Int32? {
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// Kills the program if it still runs (test clean-up).

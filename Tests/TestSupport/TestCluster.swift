@@ -1,20 +1,23 @@
 import Foundation
+import IssuerCore
 import Postgres
 import Synchronization
 
 /// The test suite's throwaway PostgreSQL: one private cluster per test process, started on first
-/// use and stopped when the process exits, with a fresh database for each suite that asks.
+/// use and stopped when the process exits, with a fresh database for each test that asks.
 ///
-/// Set `ISSUER_TEST_DATABASE_URL` to use an existing database instead (every suite then shares
-/// it; tests that need a cluster of their own still start one).
+/// There is deliberately no setting to point the tests at an existing server: tests count rows
+/// (sessions, users, revocations) and expect only their own, so each needs a database of its own,
+/// and tests that stop or restart a cluster start one of their own anyway, so PostgreSQL's
+/// binaries are needed whatever the setting (CONTRIBUTING.md, "Writing tests").
 public enum TestCluster {
     private static let state = Mutex<Task<EmbeddedPostgres, any Error>?>(nil)
 
+    /// A database address where nothing listens: connecting is refused at once.
+    public static let unreachableDatabase = "postgresql://issuer@127.0.0.1:1/issuer?connect_timeout=2"
+
     /// A connection string for a new, empty database owned by the issuer's (non-superuser) role.
     public static func freshDatabase() async throws -> String {
-        if let url = ProcessInfo.processInfo.environment["ISSUER_TEST_DATABASE_URL"], !url.isEmpty {
-            return url
-        }
         let cluster = try await shared()
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
         try await Offload.run { try cluster.createDatabase(name) }
@@ -27,6 +30,27 @@ public enum TestCluster {
     /// cases can queue for a connection longer than 5 s (a clean-clone CI run saw that).
     public static func freshPool(size: Int = 4, timeout: Duration = .seconds(60)) async throws -> ConnectionPool {
         ConnectionPool(conninfo: try await freshDatabase(), size: size, timeout: timeout)
+    }
+
+    /// Runs `body` with `freshPool(size:timeout:)`'s pool, closed whichever way `body` ends.
+    @discardableResult
+    public static func withFreshPool<Result>(
+        size: Int = 4, timeout: Duration = .seconds(60), isolation: isolated (any Actor)? = #isolation,
+        _ body: (ConnectionPool) async throws -> Result
+    ) async throws -> Result {
+        try await freshPool(size: size, timeout: timeout).closing(body)
+    }
+
+    /// Runs `body` with a pool on a fresh database that has the issuer's own migrations applied
+    /// (the schema of docs/design.md), closed whichever way `body` ends.
+    @discardableResult
+    public static func withMigratedPool<Result>(
+        size: Int = 4, isolation: isolated (any Actor)? = #isolation, _ body: (ConnectionPool) async throws -> Result
+    ) async throws -> Result {
+        try await freshPool(size: size).closing { pool in
+            try await Migrator(pool: pool).migrate(try IssuerMigrations.builtIn())
+            return try await body(pool)
+        }
     }
 
     /// Runs `body` with a new directory for a cluster the test starts itself (one it may stop or

@@ -27,4 +27,17 @@ public enum WithinBound {
             }
         }
     }
+
+    /// `body`'s value, or `Timeout` thrown once `seconds` pass without one: for a test that goes
+    /// on with the value, and fails (rather than hangs) if it never comes.
+    public static func value<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard let outcome = await result(seconds: seconds, body) else { throw Timeout(seconds: seconds) }
+        return try outcome.get()
+    }
+
+    /// The call did not return within `seconds`.
+    public struct Timeout: Error, CustomStringConvertible {
+        public let seconds: Double
+        public var description: String { "the call did not return within \(seconds) s" }
+    }
 }

@@ -322,7 +322,7 @@ public struct HostedSignIn: Sendable {
             var signIn = SignInRequest(
                 identity: identity, givenName: givenName, familyName: familyName, clientID: client.clientID,
                 scopes: request.scopes, nonce: request.nonce,
-                userAgent: userAgent.map { $0.truncated(toUTF8Bytes: IdentityExchange.Request.maximumUserAgentLength).escapingControlCharacters },
+                userAgent: UserAgent.bounded(userAgent),
                 clientIP: clientIP)
             signIn.linksByVerifiedEmail = linksByVerifiedEmail
             outcome = try await store.signIn(

@@ -3,8 +3,6 @@ extension IdentityExchange.Request {
     public static let maximumNonceLength = 256
     /// docs/reference.md, "Native sign-in": each part of a name at most 256 bytes.
     public static let maximumNamePartLength = 256
-    /// A user agent is kept for operators only: longer ones are cut, not refused.
-    public static let maximumUserAgentLength = 512
 
     /// docs/reference.md, "Native sign-in" and "Faults and bad input": what the client sends is bounded before anything is verified or stored,
     /// so that nothing client-supplied can grow a token past the 16 KiB the issuer itself accepts,
@@ -32,7 +30,7 @@ extension IdentityExchange.Request {
                     "name.\(field) must be a string of at most \(Self.maximumNamePartLength) bytes without control characters.")
             }
         }
-        request.userAgent = userAgent.map { $0.truncated(toUTF8Bytes: Self.maximumUserAgentLength).escapingControlCharacters }
+        request.userAgent = UserAgent.bounded(userAgent)
         return request
     }
 }

@@ -167,7 +167,7 @@ public struct IdentityExchange: Sendable {
             authTime: signIn.authTime, sessionExpiresAt: signIn.sessionExpiresAt, nonce: request.nonce,
             refreshToken: signIn.refreshToken)
         if style == .tokenExchange {
-            response.issuedTokenType = "urn:ietf:params:oauth:token-type:access_token"
+            response.issuedTokenType = TokenExchangeURN.accessTokenType
         }
         return response
     }

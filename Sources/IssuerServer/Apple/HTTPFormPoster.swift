@@ -10,7 +10,10 @@ struct HTTPFormPoster: FormPoster {
     /// docs/reference.md, "Outbound proxy".
     var proxy: OutboundProxy = .direct
     var clients: RemoteHTTPClients = .shared
-    var maximumBodySize = 64 * 1024
+    /// Apple's token and revoke answers are a few hundred bytes: anything past 64 KiB is not Apple.
+    static let maximumAnswerSize = 64 * 1024
+
+    var maximumBodySize = Self.maximumAnswerSize
 
     func postForm(to url: URL, fields: [(String, String)], headers: [(String, String)], timeout: Duration) async throws -> FormPostAnswer {
         var request = HTTPClientRequest(url: url.absoluteString)

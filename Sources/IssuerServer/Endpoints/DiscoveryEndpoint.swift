@@ -29,8 +29,8 @@ struct DiscoveryEndpoint {
     }
 
     /// The routes for `StaticRouteHandler` at `paths`: the same answer, encoded once.
-    func staticEntries(paths: [String], serverName: String) -> [(String, StaticRoutes.Entry)] {
-        let encoded = EncodedAnswer(answer, serverName: serverName)
+    func staticEntries(paths: [String]) -> [(String, StaticRoutes.Entry)] {
+        let encoded = EncodedAnswer(answer)
         return paths.map { ($0, StaticRoutes.Entry(route: RouterPath($0).description) { _ in encoded }) }
     }
 }

@@ -40,9 +40,9 @@ struct JWKSEndpoint {
     }
 
     /// The route for `StaticRouteHandler`: the same answers, encoded once per published ring.
-    func staticEntry(path: String, serverName: String) -> (String, StaticRoutes.Entry) {
+    func staticEntry(path: String) -> (String, StaticRoutes.Entry) {
         let monitor = monitor
-        let encoded = EncodedJWKS(serverName: serverName)
+        let encoded = EncodedJWKS()
         return (path, StaticRoutes.Entry(route: RouterPath(path).description) { ifNoneMatch in
             let keys = monitor.current
             return encoded.answer(for: keys, notModified: Self.isNotModified(ifNoneMatch, keys: keys))
@@ -69,20 +69,15 @@ private final class EncodedJWKS: Sendable {
         let notModified: EncodedAnswer
     }
 
-    private let serverName: String
     private let current = Mutex<Answers?>(nil)
-
-    init(serverName: String) {
-        self.serverName = serverName
-    }
 
     func answer(for keys: PublishedKeys, notModified: Bool) -> EncodedAnswer {
         let answers = current.withLock { current in
             if let current, current.etag == keys.etag { return current }
             let made = Answers(
                 etag: keys.etag,
-                ok: EncodedAnswer(JWKSEndpoint.answer(keys, notModified: false), serverName: serverName),
-                notModified: EncodedAnswer(JWKSEndpoint.answer(keys, notModified: true), serverName: serverName))
+                ok: EncodedAnswer(JWKSEndpoint.answer(keys, notModified: false)),
+                notModified: EncodedAnswer(JWKSEndpoint.answer(keys, notModified: true)))
             current = made
             return made
         }

@@ -5,17 +5,13 @@ import Logging
 /// docs/reference.md, "Token endpoint", `POST /oauth2/token` (RFC 6749 §3.2): reads the body once, then dispatches on
 /// `grant_type` to one grant; an unknown grant is `unsupported_grant_type`.
 struct TokenEndpoint {
-    static let tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
-    static let idTokenType = "urn:ietf:params:oauth:token-type:id_token"
-    static let accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
-
     let exchanges: ProviderExchanges
     let refresh: RefreshTokenGrant
     let authorizationCode: AuthorizationCodeGrant
     let metrics: ServerMetrics
 
     /// The grant types this endpoint serves, for discovery.
-    static var grantTypes: [String] { ["authorization_code", "refresh_token", tokenExchangeGrant] }
+    static var grantTypes: [String] { ["authorization_code", "refresh_token", TokenExchangeURN.grantType] }
 
     func register(on routes: RouteRegistrar) {
         routes.add(.token) { request, context in
@@ -34,7 +30,7 @@ struct TokenEndpoint {
                     code: try parameters.required("code"), redirectURI: try parameters.required("redirect_uri"),
                     clientID: try parameters.required("client_id"), codeVerifier: try parameters.required("code_verifier")),
                     logger: context.logger)
-            case Self.tokenExchangeGrant:
+            case TokenExchangeURN.grantType:
                 response = try await tokenExchange(
                     parameters, userAgent: request.headers[.userAgent], clientIP: clientIP, logger: context.logger)
             default:
@@ -51,11 +47,11 @@ struct TokenEndpoint {
         _ parameters: OAuthParameters, userAgent: String?, clientIP: String?, logger: Logger
     ) async throws(OAuthError) -> TokenResponse {
         let subjectToken = try parameters.required("subject_token")
-        guard try parameters.required("subject_token_type") == Self.idTokenType else {
-            throw .invalidRequest("subject_token_type must be \(Self.idTokenType).")
+        guard try parameters.required("subject_token_type") == TokenExchangeURN.idTokenType else {
+            throw .invalidRequest("subject_token_type must be \(TokenExchangeURN.idTokenType).")
         }
-        if let requested = parameters.optional("requested_token_type"), requested != Self.accessTokenType {
-            throw .invalidRequest("Only \(Self.accessTokenType) can be requested.")
+        if let requested = parameters.optional("requested_token_type"), requested != TokenExchangeURN.accessTokenType {
+            throw .invalidRequest("Only \(TokenExchangeURN.accessTokenType) can be requested.")
         }
         let request = IdentityExchange.Request(
             idToken: subjectToken, nonce: parameters.optional("nonce"),

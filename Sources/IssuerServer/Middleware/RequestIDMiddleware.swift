@@ -1,11 +1,9 @@
 import HTTPTypes
 import Hummingbird
 
-/// Returns the request id that every log line of the request carries (`hb.request.id`) as
-/// `X-Request-Id`, on errors too, so that a client's report can be matched to the server's logs.
+/// Returns the request id that every log line of the request carries (`hb.request.id`) on every
+/// answer, errors too, as `ResponseStamp` defines it for both paths.
 struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var headerName: HTTPField.Name { HTTPField.Name("X-Request-Id")! }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
@@ -14,7 +12,7 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
             // Rendered here rather than by the server, so the header can be added.
             response = try error.response(from: request, context: context)
         }
-        response.headers[Self.headerName] = context.id
+        ResponseStamp.stamp(&response, requestID: context.id)
         return response
     }
 }

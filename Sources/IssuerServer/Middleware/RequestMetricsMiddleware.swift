@@ -19,10 +19,8 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func record(_ request: Request, _ context: Context, status: Int, start: ContinuousClock.Instant) {
-        metrics.recordRequest(
-            route: context.endpointPath ?? "unmatched",
-            method: request.method.rawValue,
-            status: status,
-            duration: ContinuousClock.now - start)
+        ResponseStamp.record(
+            metrics, route: context.endpointPath ?? ResponseStamp.unmatchedRoute, method: request.method.rawValue, status: status,
+            since: start)
     }
 }

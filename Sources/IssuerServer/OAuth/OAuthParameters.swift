@@ -10,8 +10,6 @@ import IssuerCore
 /// §3.1, are `invalid_request` before anything else happens). Empty values count as absent
 /// (RFC 6749 §3.1); unknown parameters are ignored.
 struct OAuthParameters: Sendable {
-    static let maximumBodySize = 64 * 1024
-
     private var values: [String: String]
     /// JSON members that are objects (the exchange's `name`), flattened to strings.
     private var objects: [String: [String: String]]
@@ -50,7 +48,7 @@ struct OAuthParameters: Sendable {
         }
         let buffer: ByteBuffer
         do {
-            buffer = try await request.body.collect(upTo: maximumBodySize)
+            buffer = try await request.body.collect(upTo: Route.maximumRequestBodySize)
         } catch {
             throw OAuthError(.invalidRequest, "The request body is larger than 64 KiB.", status: 413)
         }

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import IssuerCore
 
 /// The few pages the issuer shows a browser (docs/reference.md, "Hosted sign-in" and "Sign-out"): a title and one sentence,
 /// accessible (a language, a heading, a readable size), with no script, style or frame, and
@@ -16,8 +17,8 @@ struct HTMLPage {
             <!doctype html>
             <html lang="en">
             <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(Self.escape(title))</title></head>
-            <body><main><h1>\(Self.escape(title))</h1><p>\(Self.escape(message))</p></main></body>
+            <title>\(HTMLEscaping.escape(title))</title></head>
+            <body><main><h1>\(HTMLEscaping.escape(title))</h1><p>\(HTMLEscaping.escape(message))</p></main></body>
             </html>
 
             """
@@ -44,29 +45,10 @@ struct HTMLPage {
         return Response(status: .found, headers: headers)
     }
 
-    /// HTML text escaping of the five significant characters.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        // Scalar by scalar: a quote followed by a combining mark is one Swift `Character`, and
-        // must still be escaped.
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
-    }
-
     /// The hosted flow's provider chooser (docs/reference.md, "Hosted sign-in"): one plain link
     /// per provider, no script, the same headers as every page.
     static func chooser(_ choices: [(label: String, url: String)]) -> Response {
-        let links = choices.map { "<li><a href=\"\(escape($0.url))\">Continue with \(escape($0.label))</a></li>" }.joined()
+        let links = choices.map { "<li><a href=\"\(HTMLEscaping.escape($0.url))\">Continue with \(HTMLEscaping.escape($0.label))</a></li>" }.joined()
         let body = """
             <!doctype html>
             <html lang="en">

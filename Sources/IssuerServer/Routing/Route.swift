@@ -130,9 +130,14 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
-    /// docs/reference.md, "Faults and bad input": request bodies are bounded (64 KiB); routes without a body accept none.
+    /// docs/reference.md, "Faults and bad input": the largest request body the issuer reads, on
+    /// any route (64 KiB); larger ones are 413 before they are parsed.
+    static let maximumRequestBodySize = 64 * 1024
+
+    /// docs/reference.md, "Faults and bad input": request bodies are bounded
+    /// (`maximumRequestBodySize`); routes without a body accept none.
     var maximumBodySize: Int {
-        methods.contains(.post) ? 64 * 1024 : 0
+        methods.contains(.post) ? Self.maximumRequestBodySize : 0
     }
 
     /// The OpenID Connect Discovery 1.0 §3 / RFC 8414 §2 member that advertises this route.

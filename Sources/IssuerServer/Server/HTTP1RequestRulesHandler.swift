@@ -108,6 +108,6 @@ final class HTTP1RequestRulesHandler: ChannelDuplexHandler, RemovableChannelHand
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
-        metrics.recordRequest(route: "unmatched", method: method, status: 400, duration: ContinuousClock.now - start)
+        ResponseStamp.record(metrics, route: ResponseStamp.unmatchedRoute, method: method, status: 400, since: start)
     }
 }

@@ -12,8 +12,8 @@ import NIOHTTP1
 /// (`EncodedAnswer`): both conversions cost more per request than the rest of this handler.
 ///
 /// The answer is the one the router's handler gives (both come from `StaticAnswer` builders),
-/// with what the middleware adds (`X-Request-Id`) and the server adds (`Date`, `Server`), and it
-/// is counted in the same request metrics. Anything else passes on untouched: other paths and
+/// with the fields every answer carries and counted in the same request metrics, both as
+/// `ResponseStamp` defines them for the router's path too. Anything else passes on untouched: other paths and
 /// methods, HTTP/1.0, a `Connection` option other than keep-alive, any request that arrives
 /// while an earlier one on the connection is still being answered by the router, so that answers
 /// keep their order (HTTP/1.1 pipelining), and any request while the client is not reading what
@@ -89,7 +89,7 @@ final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.head(answer.head(date: currentDate(), requestID: StaticRequestID.next()))), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        metrics.recordRequest(route: entry.route, method: "GET", status: Int(answer.status.code), duration: ContinuousClock.now - start)
+        ResponseStamp.record(metrics, route: entry.route, method: "GET", status: Int(answer.status.code), since: start)
     }
 
     /// RFC 9110 §5.6.7's IMF-fixdate, made once a second per connection.

@@ -1,7 +1,8 @@
 import ArgumentParser
-import DevApple
+import DevSigner
 import Foundation
 import Hummingbird
+import IssuerCore
 import Logging
 
 /// `issuer dev apple`: serves the dev key's public half where Apple serves its keys
@@ -23,10 +24,10 @@ struct DevAppleCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let signer = try DevAppleSigner.openOrExit()
+        let signer = try DevSigner.openOrExit()
         let jwks = ByteBuffer(data: signer.jwksJSON)
         let router = Router()
-        router.get(RouterPath(DevAppleSigner.jwksPath)) { _, _ in
+        router.get(RouterPath(DevSigner.jwksPath)) { _, _ in
             Response(
                 status: .ok,
                 headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
@@ -46,8 +47,8 @@ struct DevAppleCommand: AsyncParsableCommand {
                 let fields = [
                     ("state", query["state"].map(String.init) ?? ""), ("id_token", token),
                     ("user", #"{"name":{"firstName":"Dev","lastName":"User"}}"#),
-                ].map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(DevPage.escape($0.1))\">" }.joined()
-                return "<form method=\"post\" action=\"\(DevPage.escape(redirectURI))\">\(fields)<button>Sign in as \(subject)</button></form>"
+                ].map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(HTMLEscaping.escape($0.1))\">" }.joined()
+                return "<form method=\"post\" action=\"\(HTMLEscaping.escape(redirectURI))\">\(fields)<button>Sign in as \(subject)</button></form>"
             }.joined()
             let page = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Apple stand-in</title></head><body>"
                 + "<h1>Apple stand-in (development only)</h1>\(forms)</body></html>"
@@ -71,11 +72,11 @@ struct DevAppleCommand: AsyncParsableCommand {
     static func banner(port: Int, kid: String) -> String {
         """
         Apple stand-in (development only) serving key \(kid)
-          at http://127.0.0.1:\(port)\(DevAppleSigner.jwksPath)
-          key: \(DevAppleSigner.defaultDirectory)/\(DevAppleSigner.keyFileName)
+          at http://127.0.0.1:\(port)\(DevSigner.jwksPath)
+          key: \(DevSigner.defaultDirectory)/\(DevSigner.keyFileName)
 
         Start the issuer in another terminal, trusting it:
-          ISSUER_APPLE_JWKS_URL=http://127.0.0.1:\(port)\(DevAppleSigner.jwksPath) ISSUER_APPLE_CLIENT_IDS=\(DevAppleSigner.audience) scripts/serve
+          ISSUER_APPLE_JWKS_URL=http://127.0.0.1:\(port)\(DevSigner.jwksPath) ISSUER_APPLE_CLIENT_IDS=\(DevSigner.audience) scripts/serve
 
         Then sign in with a dev identity token:
           .build/debug/issuer dev token --curl | sh

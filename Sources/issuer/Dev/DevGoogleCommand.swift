@@ -1,5 +1,5 @@
 import ArgumentParser
-import DevApple
+import DevSigner
 import Foundation
 import Hummingbird
 import IssuerCore
@@ -22,6 +22,9 @@ struct DevGoogleCommand: AsyncParsableCommand {
     static let jwksPath = "/oauth2/v3/certs"
     static let authorizePath = "/o/oauth2/v2/auth"
     static let tokenPath = "/token"
+    /// A token request is a short form; the stand-in reads no more than the issuer itself would
+    /// (docs/reference.md, "Faults and bad input": 64 KiB).
+    static let maximumTokenRequestSize = 64 * 1024
 
     func validate() throws {
         guard (1...65535).contains(port) else { throw ValidationError("--port must be from 1 to 65535") }
@@ -37,7 +40,7 @@ struct DevGoogleCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let signer = try DevAppleSigner.openOrExit()
+        let signer = try DevSigner.openOrExit()
         let codes = Mutex<[String: Issued]>([:])
         let jwks = ByteBuffer(data: signer.jwksJSON)
         let router = Router()
@@ -48,7 +51,7 @@ struct DevGoogleCommand: AsyncParsableCommand {
         router.get(RouterPath(Self.authorizePath)) { request, _ in
             let query = request.uri.queryParameters
             let hidden = ["client_id", "redirect_uri", "state", "nonce", "code_challenge"].compactMap { name in
-                query[name].map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(DevPage.escape(String($0)))\">" }
+                query[name].map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTMLEscaping.escape(String($0)))\">" }
             }.joined()
             let buttons = ["dev-google-user-1", "dev-google-user-2"].map {
                 "<button name=\"sub\" value=\"\($0)\">Sign in as \($0)</button> "
@@ -72,7 +75,7 @@ struct DevGoogleCommand: AsyncParsableCommand {
             return Response(status: .found, headers: [.location: location])
         }
         router.post(RouterPath(Self.tokenPath)) { request, context -> Response in
-            let body = try await request.body.collect(upTo: 64 * 1024)
+            let body = try await request.body.collect(upTo: Self.maximumTokenRequestSize)
             let form = try? BrowserParameters.parse(String(buffer: body))
             let verifier = form?["code_verifier"]
             guard let form, let code = form["code"], let issued = codes.withLock({ $0.removeValue(forKey: code) }),
@@ -106,8 +109,8 @@ struct DevGoogleCommand: AsyncParsableCommand {
         let base = "http://127.0.0.1:\(port)"
         return """
             [{"id": "google", "kind": "google",
-              "native_audiences": ["\(DevAppleSigner.googleWebClientID)"], "authorized_parties": ["\(DevAppleSigner.googleAndroidClientID)"],
-              "client_id": "\(DevAppleSigner.googleWebClientID)", "client_secret": "dev-secret",
+              "native_audiences": ["\(DevSigner.googleWebClientID)"], "authorized_parties": ["\(DevSigner.googleAndroidClientID)"],
+              "client_id": "\(DevSigner.googleWebClientID)", "client_secret": "dev-secret",
               "jwks_uri": "\(base)\(jwksPath)", "authorization_endpoint": "\(base)\(authorizePath)", "token_endpoint": "\(base)\(tokenPath)"}]
             """
     }

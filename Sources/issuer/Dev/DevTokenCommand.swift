@@ -1,5 +1,5 @@
 import ArgumentParser
-import DevApple
+import DevSigner
 import Foundation
 
 /// `issuer dev token`: prints a fresh Apple-shaped identity token (or with `--provider google` a
@@ -47,15 +47,15 @@ struct DevTokenCommand: ParsableCommand {
     }
 
     func run() throws {
-        let signer = try DevAppleSigner.openOrExit()
+        let signer = try DevSigner.openOrExit()
         let email = email.isEmpty ? nil : email
         let token = provider == "google"
             ? try signer.googleIDToken(
                 subject: sub ?? "dev-google-user-1", email: email, nonce: nonce, nonceClaim: nonceClaim,
-                audience: audience ?? DevAppleSigner.googleWebClientID, lifetime: TimeInterval(lifetime))
+                audience: audience ?? DevSigner.googleWebClientID, lifetime: TimeInterval(lifetime))
             : try signer.identityToken(
                 subject: sub ?? "000000.devuser.0001", email: email, nonce: nonce, nonceClaim: nonceClaim,
-                audience: audience ?? DevAppleSigner.audience, lifetime: TimeInterval(lifetime))
+                audience: audience ?? DevSigner.audience, lifetime: TimeInterval(lifetime))
         guard curl else {
             print(token)
             return

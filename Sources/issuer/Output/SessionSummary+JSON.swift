@@ -1,10 +1,22 @@
 import Foundation
 import IssuerCore
 
+<<<<<<< HEAD
 extension SessionDirectoryStore.SessionSummary {
     /// `active`, `expired` or `revoked`, as the text tables say it.
+=======
+extension SessionDirectory.SessionSummary {
+    /// `active`, `expired` or `revoked`: the one place a session's state is derived, for JSON
+    /// (docs/cli.md) and, through `stateDescription(at:)`, for text.
+>>>>>>> issue19-tests
     func state(at now: Date) -> String {
         revokedAt != nil ? "revoked" : (expiresAt < now ? "expired" : "active")
+    }
+
+    /// The state as `sessions list` and `users show` print it: a revoked session says when and why.
+    func stateDescription(at now: Date) -> String {
+        guard let revokedAt else { return state(at: now) }
+        return "revoked \(AdminCommand.format(revokedAt)) (\(revokedReason ?? "-"))"
     }
 
     /// One session in `sessions list` and `users show` (docs/cli.md). `rotations` counts the

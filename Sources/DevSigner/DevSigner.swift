@@ -1,14 +1,14 @@
 import Foundation
 import JOSE
 
-/// A local stand-in for Apple's identity-token signer, for development and benchmarks only: it
-/// mints tokens shaped exactly like Apple's (`iss` = `https://appleid.apple.com`, `aud`, `sub`,
+/// A local stand-in for Apple's identity-token signer (and, with the same key, Google's:
+/// DevSigner+Google.swift), for development and benchmarks only: it mints tokens shaped exactly like Apple's (`iss` = `https://appleid.apple.com`, `aud`, `sub`,
 /// `iat`, `exp`, `email`, `email_verified`, the hashed `nonce`) with a key kept on local disk.
 ///
 /// Nothing in `issuer serve` knows about it: a server trusts these tokens only when its operator
 /// points `ISSUER_APPLE_JWKS_URL` at `issuer dev apple` and lists ``audience`` in
 /// `ISSUER_APPLE_CLIENT_IDS`. The key lives under `.data/` (git-ignored) so it never ships.
-public struct DevAppleSigner: Sendable {
+public struct DevSigner: Sendable {
     /// The `iss` Apple puts in every identity token, which the issuer insists on (docs/reference.md, "Native sign-in").
     public static let issuer = "https://appleid.apple.com"
     /// The audience of dev tokens: a name no real App Store bundle can have, so listing it in

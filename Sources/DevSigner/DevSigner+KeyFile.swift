@@ -9,7 +9,7 @@ import Darwin
 // POSIX calls rather than FileManager: the key must be created 0600 from its first byte, and two
 // commands started together (`dev apple` and `dev token`) must agree on one key, which `link`
 // (fails if the name exists) decides without a lock.
-extension DevAppleSigner {
+extension DevSigner {
     /// The PKCS#8 PEM file of the dev key.
     public static let keyFileName = "signing-key.pem"
 

@@ -6,7 +6,7 @@ import JOSE
 /// `jwks_uri` points at `issuer dev google`. Like the Apple stand-in, nothing in `issuer serve`
 /// knows about it; a server trusts these tokens only through a providers file naming the
 /// stand-in's URLs and the dev client ids below.
-extension DevAppleSigner {
+extension DevSigner {
     /// Google's `iss`, as Credential Manager's tokens carry it.
     public static let googleIssuer = "https://accounts.google.com"
     /// The dev "web" client id: the `aud` an app asks Credential Manager for (`setServerClientId`).
