@@ -19,26 +19,15 @@ struct SessionJanitorTests {
             // A spent token whose own expiry lies ahead must stay: reuse detection needs it.
             try await pool.query("UPDATE refresh_tokens SET spent_at = $1 WHERE session_id = $2", [clock.now, live[0]])
 
-<<<<<<< HEAD
-        var configured = SessionJanitor(pool: pool)
-        configured.batchSize = 4
-        let janitor = configured
-        let other = configured
-        async let first = janitor.sweep(now: clock.now)
-        async let second = other.sweep(now: clock.now)
-        let (a, b) = try await (first, second)
-        #expect(a.sessions + b.sessions == 30)
-        #expect(a.refreshTokens + b.refreshTokens == 30)
-=======
-            var janitor = SessionJanitor(pool: pool)
-            janitor.batchSize = 4
-            let other = janitor
+            var configured = SessionJanitor(pool: pool)
+            configured.batchSize = 4
+            let janitor = configured
+            let other = configured
             async let first = janitor.sweep(now: clock.now)
             async let second = other.sweep(now: clock.now)
             let (a, b) = try await (first, second)
             #expect(a.sessions + b.sessions == 30)
             #expect(a.refreshTokens + b.refreshTokens == 30)
->>>>>>> issue19-tests
 
             let remaining = try await pool.query("SELECT id FROM sessions").rows.map { try $0.decode(UUID.self, at: 0) }
             #expect(Set(remaining) == Set(live))

@@ -11,7 +11,7 @@ struct SignInRecordTests {
 
     func record(_ yields: SignInRecord.Yield) -> SignInRecord {
         SignInRecord(
-            request: SignInStoreTests.request(subject: "record.sub", givenName: "Ada"), userID: UUID(), sessionID: UUID(), now: now,
+            request: SampleSignIn.request(subject: "record.sub", givenName: "Ada"), userID: UUID(), sessionID: UUID(), now: now,
             sessionExpiresAt: now + 7200, yields: yields)
     }
 

@@ -24,16 +24,11 @@ struct ProviderExchangeTests {
             let apple = try await AppleTestRig.signIn(client, fixture, subject: "g-1", code: nil)
             #expect(try AppleTestRig.userID(fixture, apple) != AppleTestRig.userID(fixture, first.json))
             #expect(first.json["id_token"] != nil && first.json["refresh_token"] != nil)
-<<<<<<< HEAD
-            #expect(Self.signIns(fixture, provider: "google", flow: "native", outcome: "success") == 2)
-            #expect(Self.signIns(fixture, provider: "apple", flow: "native", outcome: "success") == 1)
-            // Each provider's keys were fetched once (then cached), and counted under its name.
-            #expect(Self.metric(fixture, "issuer_jwks_fetches_total", [#"provider="google""#]) == 1)
-            #expect(Self.metric(fixture, "issuer_jwks_fetches_total", [#"provider="apple""#]) == 1)
-=======
             #expect(MetricsExposition.signIns(fixture.metrics, provider: "google", flow: "native", outcome: "success") == 2)
             #expect(MetricsExposition.signIns(fixture.metrics, provider: "apple", flow: "native", outcome: "success") == 1)
->>>>>>> issue19-tests
+            // Each provider's keys were fetched once (then cached), and counted under its name.
+            #expect(MetricsExposition.value(fixture.metrics, "issuer_jwks_fetches_total", labels: [#"provider="google""#]) == 1)
+            #expect(MetricsExposition.value(fixture.metrics, "issuer_jwks_fetches_total", labels: [#"provider="apple""#]) == 1)
         }
     }
 

@@ -181,9 +181,9 @@ struct RefreshGrantTests {
             .write(to: file, atomically: true, encoding: .utf8)
         try await withIssuer(environment: ["ISSUER_CLIENTS_FILE": file.path]) { fixture in
             try await fixture.test { client in
-                let signIn = try await Self.signIn(client, fixture)
+                let signIn = try await NativeSignIn.tokens(client, fixture)
                 #expect(signIn["id_token"] is String, "the sign-in answers its ID token as before")
-                let refreshed = try await Self.refresh(client, try #require(signIn["refresh_token"] as? String))
+                let refreshed = try await RefreshRequest.post(client, try #require(signIn["refresh_token"] as? String))
                 #expect(refreshed.status == .ok)
                 #expect(refreshed.json["access_token"] is String)
                 #expect(refreshed.json["refresh_token"] is String)

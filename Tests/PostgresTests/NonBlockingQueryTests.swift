@@ -12,7 +12,7 @@ struct NonBlockingQueryTests {
         try await Self.withPool(try await TestCluster.freshDatabase(), size: 3, timeout: .seconds(60)) { pool in
             let sql = "SELECT $1::int * 2 AS doubled, repeat($2::text, $3::int) AS text"
             // Each connection prepares the statement on its first use, the blocking way.
-            try await SilentDatabaseTests.openEveryConnection(pool, sql: sql, [0, "x", 1])
+            try await PoolProbe.openEveryConnection(pool, sql: sql, [0, "x", 1])
             let before = pool.nonBlockingCalls.load(ordering: .relaxed)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for i in 0..<500 {
@@ -81,7 +81,7 @@ struct NonBlockingQueryTests {
         let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
         defer { proxy.stop() }
         try await Self.withPool(conninfo, size: 2, timeout: .seconds(2)) { pool in
-            try await SilentDatabaseTests.openEveryConnection(pool, sql: "SELECT 1 AS one")
+            try await PoolProbe.openEveryConnection(pool, sql: "SELECT 1 AS one")
             proxy.freeze()
             let before = pool.nonBlockingCalls.load(ordering: .relaxed)
             // 2 s of deadline and then some: a test process starved by hundreds of others may be late to
@@ -90,7 +90,7 @@ struct NonBlockingQueryTests {
             #expect(outcome == .unavailable)
             #expect(pool.nonBlockingCalls.load(ordering: .relaxed) - before == 1, "the call was sent the non-blocking way")
             proxy.thaw()
-            let answer = try await SilentDatabaseTests.eventually { try await pool.query("SELECT 1 AS one").single?.decode(Int.self, column: "one") }
+            let answer = try await PoolProbe.eventually { try await pool.query("SELECT 1 AS one").single?.decode(Int.self, column: "one") }
             #expect(answer == 1)
         }
     }
@@ -110,13 +110,6 @@ struct NonBlockingQueryTests {
     static func withPool(
         _ conninfo: String, size: Int, timeout: Duration = .seconds(5), _ body: (ConnectionPool) async throws -> Void
     ) async throws {
-        let pool = ConnectionPool(conninfo: conninfo, size: size, timeout: timeout)
-        do {
-            try await body(pool)
-        } catch {
-            await pool.close()
-            throw error
-        }
-        await pool.close()
+        try await ConnectionPool(conninfo: conninfo, size: size, timeout: timeout).closing(body)
     }
 }

@@ -12,7 +12,7 @@ struct SilentDatabaseTests {
         let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
         defer { proxy.stop() }
         try await ConnectionPool(conninfo: conninfo, size: 2, timeout: .seconds(2)).closing { pool in
-            try await Self.openEveryConnection(pool)
+            try await PoolProbe.openEveryConnection(pool)
 
             proxy.freeze()
             // The first two find an open link and block in libpq reading the answer; the next ones
@@ -25,9 +25,9 @@ struct SilentDatabaseTests {
             proxy.thaw()
             // Recovered by itself: the same pool answers again, on every connection (each opens a new
             // link). A loaded machine may need more than one try to connect within 2 s.
-            let answer = try await Self.eventually { try await pool.query("SELECT 42").single?.decode(Int.self, at: 0) }
+            let answer = try await PoolProbe.eventually { try await pool.query("SELECT 42").single?.decode(Int.self, at: 0) }
             #expect(answer == 42)
-            try await Self.eventually { try await Self.openEveryConnection(pool) }
+            try await PoolProbe.eventually { try await PoolProbe.openEveryConnection(pool) }
             #expect(pool.statistics == .init(size: 2, inUse: 0, waiting: 0))
         }
     }
@@ -37,7 +37,7 @@ struct SilentDatabaseTests {
         let (proxy, conninfo) = try FreezableProxy.inFront(of: try await TestCluster.freshDatabase())
         defer { proxy.stop() }
         let pool = ConnectionPool(conninfo: conninfo, size: 1, timeout: .seconds(1))
-        try await Self.openEveryConnection(pool)
+        try await PoolProbe.openEveryConnection(pool)
         proxy.freeze()
         let stuck = Task { await Outcome.of(within: 6) { try await pool.query("SELECT 1") } }
         try await Task.sleep(for: .milliseconds(200))
@@ -121,36 +121,6 @@ struct SilentDatabaseTests {
             #expect(unlimited == "0")
             // The next caller of that connection has the timeout again.
             #expect(try await pool.query("SHOW statement_timeout").single?.decode(String.self, at: 0) == "1s")
-        }
-    }
-
-    /// `body`'s answer, tried again while the database is unavailable (at most five times).
-    static func eventually<T>(_ body: () async throws -> T) async throws -> T {
-        for _ in 0..<4 {
-            do {
-                return try await body()
-            } catch let error as PostgresError where error.isUnavailable {
-                continue
-            }
-        }
-        return try await body()
-    }
-
-    /// Uses every connection of the pool at once, so each has an open link (and `sql` prepared).
-    static func openEveryConnection(
-        _ pool: ConnectionPool, sql: String = "SELECT pg_sleep(0.2)", _ parameters: [any PostgresEncodable & Sendable] = []
-    ) async throws {
-        // Held together by a sleep in one body per connection, so that no connection serves two.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<pool.size {
-                group.addTask {
-                    try await pool.withConnection { connection in
-                        try connection.query(sql, parameters)
-                        try connection.query("SELECT pg_sleep(0.2)")
-                    }
-                }
-            }
-            try await group.waitForAll()
         }
     }
 

@@ -1,14 +1,9 @@
 import Foundation
 import IssuerCore
 
-<<<<<<< HEAD
 extension SessionDirectoryStore.SessionSummary {
-    /// `active`, `expired` or `revoked`, as the text tables say it.
-=======
-extension SessionDirectory.SessionSummary {
     /// `active`, `expired` or `revoked`: the one place a session's state is derived, for JSON
     /// (docs/cli.md) and, through `stateDescription(at:)`, for text.
->>>>>>> issue19-tests
     func state(at now: Date) -> String {
         revokedAt != nil ? "revoked" : (expiresAt < now ? "expired" : "active")
     }
