@@ -26,7 +26,7 @@ public struct AuthorizationCodeGrant: Sendable {
         }
     }
 
-    private let store: AuthorizationCodeStore
+    private let store: any AuthorizationCodeStoring
     private let clients: ClientRegistry
     private let responder: TokenResponder
     private let clock: any WallClock
@@ -34,6 +34,11 @@ public struct AuthorizationCodeGrant: Sendable {
 
     /// - Parameter refreshTokenTTL: `ISSUER_REFRESH_TOKEN_TTL`.
     public init(store: AuthorizationCodeStore, clients: ClientRegistry, responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Duration) {
+        self.init(codes: store, clients: clients, responder: responder, clock: clock, refreshTokenTTL: refreshTokenTTL)
+    }
+
+    /// The grant over any storage: how its decisions are tested without a database.
+    init(codes store: any AuthorizationCodeStoring, clients: ClientRegistry, responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Duration) {
         self.store = store
         self.clients = clients
         self.responder = responder

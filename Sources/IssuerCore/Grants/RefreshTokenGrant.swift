@@ -26,8 +26,7 @@ public struct RefreshTokenGrant: Sendable {
         }
     }
 
-    private let store: RefreshRotationStore
-    private let revocation: SessionRevocationStore
+    private let store: any RefreshRotationStoring
     private let clients: ClientRegistry
     private let successorKey: [UInt8]
     private let responder: TokenResponder
@@ -44,8 +43,17 @@ public struct RefreshTokenGrant: Sendable {
         responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Duration, grace: Duration,
         events: any AccountEvents = UncountedAccountEvents()
     ) {
-        self.store = store
-        self.revocation = revocation
+        self.init(
+            stores: RefreshGrantStores(rotation: store, revocation: revocation), clients: clients, secret: secret,
+            responder: responder, clock: clock, refreshTokenTTL: refreshTokenTTL, grace: grace, events: events)
+    }
+
+    /// The grant over any storage: how its decisions are tested without a database.
+    init(
+        stores: any RefreshRotationStoring, clients: ClientRegistry, secret: ServerSecret, responder: TokenResponder,
+        clock: any WallClock, refreshTokenTTL: Duration, grace: Duration, events: any AccountEvents = UncountedAccountEvents()
+    ) {
+        self.store = stores
         self.clients = clients
         self.successorKey = RefreshToken.successorKey(from: secret)
         self.responder = responder
@@ -85,7 +93,7 @@ public struct RefreshTokenGrant: Sendable {
                 "sid": "\(record.sessionID)", "sub": "\(record.user.subject)", "generation": "\(record.generation)",
             ])
             do {
-                try await revocation.revoke(sessionID: record.sessionID, reason: "refresh token reuse", at: now)
+                try await store.revokeSession(record.sessionID, reason: "refresh token reuse", at: now)
             } catch {
                 throw .storage(error)
             }
