@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -6,21 +7,22 @@ import Synchronization
 /// (docs/design.md, "Performance").
 ///
 /// - NIO's event loops and blocking pool follow the process's cores (`ProcessorShare`).
-/// - NIO's event loops become Swift's global executor, so a request's handler runs on the loop
-///   that read its bytes, and its answer is written there without a hop to another thread. With
-///   Swift's own cooperative pool, every request crossed between the two twice. The database pool
-///   resumes a caller on the loop it ran on (`Postgres.AnswerPoller`), which keeps a refresh on one
-///   thread from its first byte to its last, apart from PostgreSQL's own work.
+/// - Swift's tasks run on Swift's own cooperative pool, unless `ISSUER_TASK_EXECUTOR=event-loops`
+///   makes NIO's event loops Swift's global executor: a handler then runs on the loop that read
+///   its request, and the database pool resumes it there (`Postgres.AnswerPoller`). That saves
+///   two thread hand-offs per request, but pins each connection's work, RSA signing included, to
+///   one loop: measured on two cores it answered about 10% fewer refreshes with a higher p99 than
+///   the cooperative pool, which gives the next free core whatever is ready (docs/performance.md).
+///   It stays as an experiment for many-core hosts, where hand-offs cost more.
 ///
-/// Nothing here may block: a blocked handler would hold an event loop, exactly as a blocked task
-/// would hold a cooperative thread. libpq's blocking calls already run on the database pool's own
-/// threads, and everything else awaits.
+/// Nothing may block either way: a blocked handler holds a cooperative thread or an event loop.
+/// libpq's blocking calls run on the database pool's own threads, and everything else awaits.
 public enum ServerThreads {
     /// What `prepare()` decided.
     public struct Layout: Sendable, Equatable {
         /// The cores the thread pools were sized to.
         public let cores: Int
-        /// Whether NIO's event loops run Swift's tasks (false where NIO could not install itself).
+        /// Whether NIO's event loops run Swift's tasks (asked for, and NIO could install itself).
         public let eventLoopsRunTasks: Bool
     }
 
@@ -33,7 +35,8 @@ public enum ServerThreads {
         decided.withLock { decided in
             if let decided { return decided }
             let cores = ProcessorShare.sizeThreadPools()
-            let installed = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+            let eventLoops = ProcessInfo.processInfo.environment["ISSUER_TASK_EXECUTOR"] == "event-loops"
+            let installed = eventLoops && NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
             let layout = Layout(cores: cores, eventLoopsRunTasks: installed)
             decided = layout
             return layout
