@@ -14,8 +14,9 @@ import Synchronization
 /// blocked in libpq, and woke the caller again with the answer. Here the caller sends the
 /// statement itself and suspends; this thread sleeps in `epoll_wait` on the sockets of every call
 /// in flight, reads each answer as it arrives and resumes its caller. When the caller ran on a NIO
-/// event loop (as request handlers do in `issuer serve`, docs/design.md, "Performance"), it
-/// resumes on that same loop, where its response is then written without another hop.
+/// event loop (request handlers do under `ISSUER_TASK_EXECUTOR=event-loops`, docs/design.md,
+/// "Performance"), it resumes on that same loop, where its response is then written without
+/// another hop.
 ///
 /// A socket is in the epoll set only while its call waits, and is taken out before the call's
 /// step runs: a step that closes the link (and frees the descriptor number for reuse) can then
