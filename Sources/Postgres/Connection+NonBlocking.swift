@@ -20,6 +20,14 @@ extension Connection {
         case finished(Result<PostgresResult, any Error>)
     }
 
+    /// The descriptor to wait on for a non-blocking call; nil when the link is not open, or is
+    /// encrypted with GSSAPI: libpq keeps what it decrypted of a GSS token where no call can see
+    /// it, so a reader could wait on the socket for bytes already read. Such a link stays blocking.
+    var nonBlockingSocket: Int32? {
+        guard let handle = openHandle, PQgssEncInUse(handle) == 0 else { return nil }
+        return socket
+    }
+
     /// Sends the statement prepared on this link as `name`, without waiting for its answer.
     func send(prepared name: String, _ parameters: [any PostgresEncodable]) -> Progress {
         guard let handle = openHandle else { return .finished(.failure(PostgresError.unavailable("connection is not open"))) }
@@ -48,12 +56,10 @@ extension Connection {
     /// connection is reusable only after `PQgetResult` answered NULL).
     func read() -> Progress {
         guard let handle = openHandle else { return .finished(.failure(PostgresError.unavailable("connection lost"))) }
-        // Over TLS (or GSS encryption) a record can be larger than the room libpq reads into, and
-        // what the library already decrypted never makes the socket readable again: read until
-        // that cannot be (two more passes; each has at least 8 KiB of room for a 16 KiB record).
-        var passes = PQsslInUse(handle) != 0 || PQgssEncInUse(handle) != 0 ? 3 : 1
-        while passes > 0 {
-            passes -= 1
+        // Over TLS, OpenSSL can hold decrypted bytes libpq had no room for, however many reads came
+        // before (libpq 15 takes one record per read once its buffer has less room than a record),
+        // and they never make the socket readable again: read on while OpenSSL holds any.
+        repeat {
             guard PQconsumeInput(handle) == 1 else { return broken(handle) }
             while PQisBusy(handle) == 0 {
                 guard let result = PQgetResult(handle) else {
@@ -72,7 +78,7 @@ extension Connection {
                 // An error that means the link is gone closed it inside `collect`.
                 guard openHandle == handle else { return finished(arriving!) }
             }
-        }
+        } while issuer_PQsslPending(handle) > 0
         return .reading
     }
 

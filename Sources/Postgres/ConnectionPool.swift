@@ -185,7 +185,7 @@ public final class ConnectionPool: Sendable {
         let deadline = ContinuousClock.now + timeout
         let connection = try await acquire(until: deadline)
         defer { release(connection) }
-        guard let name = connection.preparedName(for: sql), let socket = connection.socket else {
+        guard let name = connection.preparedName(for: sql), let socket = connection.nonBlockingSocket else {
             return try await run(on: connection, until: deadline, timeLimit: .standard) { try $0.query(sql, parameters) }
         }
         connection.watch.begin(until: deadline)

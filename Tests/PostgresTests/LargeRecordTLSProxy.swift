@@ -13,7 +13,7 @@ import TestSupport
 /// peers send larger records (PostgreSQL 17 hands a large message to TLS whole; proxies and
 /// compatible databases frame as they like): a record larger than libpq's room is then read in
 /// part, the rest waits inside OpenSSL, and the socket stays quiet although the answer is complete.
-/// That is what the non-blocking path's extra passes over TLS are for
+/// That is why the non-blocking path reads on while OpenSSL holds bytes
 /// (`Connection+NonBlocking.swift`), and what this proxy produces on purpose, the same way every
 /// time: it holds each answer back until its ReadyForQuery message (PostgreSQL docs, "Message
 /// Flow"), has it encrypted in full records counted from the answer's first byte, and writes those

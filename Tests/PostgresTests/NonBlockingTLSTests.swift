@@ -8,7 +8,7 @@ import TestSupport
 /// certificate made for the test (`TLSCluster`). Answers come either straight from PostgreSQL,
 /// whose TLS records hold at most 8 KiB, or through `LargeRecordTLSProxy`, whose records hold
 /// 16 KiB, the most TLS allows: then libpq can read a record only in part, and what OpenSSL keeps
-/// back never makes the socket readable again. The path's extra passes over TLS are for that.
+/// back never makes the socket readable again. The path reads on while OpenSSL holds bytes for that.
 @Suite("Non-blocking queries over TLS")
 struct NonBlockingTLSTests {
     /// Where the pool's TLS sessions end.
@@ -90,10 +90,9 @@ struct NonBlockingTLSTests {
     /// row that ends a few bytes short of libpq's 16 KiB input buffer, which it therefore never
     /// enlarges. The second record starts 8 KiB or more before the buffer's end, so libpq reads
     /// it only in part, and the end of the answer (ReadyForQuery included) waits in OpenSSL with
-    /// nothing more to come on the socket. Without the extra passes the call waits for its
-    /// deadline; with them it is answered at once. The proxy writes both records together, so
-    /// that every run finds them in the same place: a fixed number of passes can still end on a
-    /// partial read when a record lands between two of them.
+    /// nothing more to come on the socket. A reader that stops when libpq's read is done waits
+    /// for its deadline; one that reads on while OpenSSL holds bytes is answered at once. The
+    /// proxy writes both records together, so that every run finds them in the same place.
     @Test("an answer whose last TLS record outruns libpq's buffer comes without waiting for more bytes")
     func recordPastTheBuffer() async throws {
         try await Self.withPool(.largeRecords, size: 1, timeout: .seconds(30)) { pool, proxy in
@@ -122,6 +121,29 @@ struct NonBlockingTLSTests {
             }
             #expect(pool.nonBlockingCalls.load(ordering: .relaxed) - before == calls, "every call went the non-blocking way")
             #expect(proxy?.sessionsOpened == 1, "one TLS session throughout, never reopened")
+        }
+    }
+
+    /// Decrypted bytes can wait in OpenSSL after any number of reads: libpq 15 takes one record per
+    /// read while its buffer has room for less than a record, so an answer of three or more full
+    /// records can end a fixed number of extra reads short, and nothing more ever comes on the
+    /// socket. The read goes on while OpenSSL still holds bytes (`SSL_pending`).
+    @Test("answers of three and more full TLS records come without waiting for more bytes")
+    func manyRecordsPastTheBuffer() async throws {
+        try await Self.withPool(.largeRecords, size: 1, timeout: .seconds(30)) { pool, _ in
+            let sql = """
+                SELECT repeat(chr(96 + i::int), n) AS text
+                FROM unnest(string_to_array($1::text, ',')::int[]) WITH ORDINALITY AS rows(n, i) ORDER BY i
+                """
+            try await PoolProbe.openEveryConnection(pool, sql: sql, ["1"])
+            for lengths in [[8_984, 32_756], [8_984, 49_140], [100, 16_360, 16_360, 16_360], [40_000, 70_000]] {
+                let rows = try await WithinBound.value(seconds: 15) {
+                    try await pool.query(sql, [lengths.map(String.init).joined(separator: ",")]).rows
+                }
+                #expect(try rows.map { try $0.decode(String.self, column: "text") } == lengths.enumerated().map { index, length in
+                    String(repeating: String(UnicodeScalar(UInt8(97 + index))), count: length)
+                })
+            }
         }
     }
 
