@@ -301,25 +301,7 @@ final class LargeRecordTLSProxy: Sendable {
     private static func connect(unixSocket path: String, within seconds: Double = 0, unless pid: pid_t? = nil) -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard fd >= 0 else { return nil }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
-                close(fd)
-                return nil
-            }
-            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-                buffer.copyBytes(from: path.utf8)
-                buffer[path.utf8.count] = 0
-            }
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
-            if connected == 0 { return fd }
-            close(fd)
+            if let fd = LoopbackSocket.connect(unixSocket: path) { return fd }
             var status: Int32 = 0
             if let pid, waitpid(pid, &status, WNOHANG) == pid { return nil }
             guard Date() < deadline else { return nil }

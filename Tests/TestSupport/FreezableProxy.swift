@@ -93,27 +93,7 @@ public final class FreezableProxy: Sendable {
     private func connectUpstream() -> Int32? {
         switch upstream {
         case .unixSocket(let path):
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return nil }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            let capacity = MemoryLayout.size(ofValue: address.sun_path)
-            guard path.utf8.count < capacity else {
-                close(fd)
-                return nil
-            }
-            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-                buffer.copyBytes(from: path.utf8)
-                buffer[path.utf8.count] = 0
-            }
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            if connected != 0 {
-                close(fd)
-                return nil
-            }
-            return fd
+            return LoopbackSocket.connect(unixSocket: path)
         case .tcp(let host, let port):
             var hints = addrinfo()
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

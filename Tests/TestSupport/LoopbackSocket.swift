@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Blocking TCP sockets on 127.0.0.1, for the few test parties that must write bytes by hand:
+/// Blocking TCP sockets on 127.0.0.1 (and Unix sockets to connect to), for the few test parties that must write bytes by hand:
 /// a client that trickles or malforms a request (`TrickleClient`), a remote that misbehaves
 /// (`ScriptedHTTPServer`), a database link that goes silent (`FreezableProxy`), requests in a
 /// set order on one connection (`RawHTTPAnswer`). Ordinary HTTP requests go through `TestHTTP`
@@ -43,6 +43,31 @@ public enum LoopbackSocket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// A blocking connection to the Unix socket at `path` (a database's, a proxy's), or nil when
+    /// nothing listens there or the path is too long for `sockaddr_un`; the caller closes it.
+    public static func connect(unixSocket path: String) -> Int32? {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            return nil
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: path.utf8)
+            buffer[path.utf8.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
             close(fd)
