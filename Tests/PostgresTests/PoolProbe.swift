@@ -31,4 +31,21 @@ enum PoolProbe {
             try await group.waitForAll()
         }
     }
+
+    /// Runs `body(i)` for every `i` below `count`, `inFlight` at a time: many more callers than a
+    /// small pool has connections, yet none queued behind so many others that a loaded machine
+    /// (the whole test run shares two cores) pushes its wait past the pool's deadline, which
+    /// covers the wait for a connection.
+    static func concurrently(
+        _ count: Int, inFlight: Int = 24, _ body: @escaping @Sendable (Int) async throws -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for first in 0..<min(inFlight, count) {
+                group.addTask {
+                    for i in stride(from: first, to: count, by: inFlight) { try await body(i) }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
 }
