@@ -2,10 +2,11 @@
 import Glibc
 #endif
 
-/// Blocking TCP sockets on 127.0.0.1 (and Unix sockets to connect to), for the few test parties that must write bytes by hand:
-/// a client that trickles or malforms a request (`TrickleClient`), a remote that misbehaves
-/// (`ScriptedHTTPServer`), a database link that goes silent (`FreezableProxy`), requests in a
-/// set order on one connection (`RawHTTPAnswer`). Ordinary HTTP requests go through `TestHTTP`
+/// Blocking TCP sockets on 127.0.0.1, and connections to Unix sockets, for the few test parties
+/// that must write bytes by hand: a client that trickles or malforms a request (`TrickleClient`), a
+/// remote that misbehaves (`ScriptedHTTPServer`), a database link that goes silent
+/// (`FreezableProxy`) or answers in large TLS records (`LargeRecordTLSProxy`), requests in a set
+/// order on one connection (`RawHTTPAnswer`). Ordinary HTTP requests go through `TestHTTP`
 /// (AsyncHTTPClient) instead.
 public enum LoopbackSocket {
     /// A system call failed with `errno`.
