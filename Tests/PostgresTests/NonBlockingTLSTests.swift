@@ -91,11 +91,7 @@ struct NonBlockingTLSTests {
     @Test("an answer whose last TLS record outruns libpq's buffer comes without waiting for more bytes")
     func recordPastTheBuffer() async throws {
         try await Self.withPool(.largeRecords, size: 1, timeout: .seconds(30)) { pool, proxy in
-            let sql = """
-                SELECT repeat(chr(96 + i::int), n) AS text
-                FROM unnest(string_to_array($1::text, ',')::int[]) WITH ORDINALITY AS rows(n, i) ORDER BY i
-                """
-            try await PoolProbe.openEveryConnection(pool, sql: sql, ["1"])
+            try await PoolProbe.openEveryConnection(pool, sql: Self.rowsSQL, ["1"])
             let before = pool.nonBlockingCalls.load(ordering: .relaxed)
             let buffer = 16_384
             var calls = 0
@@ -105,11 +101,9 @@ struct NonBlockingTLSTests {
                     // 11-byte DataRow header and n bytes; CommandComplete ("SELECT 2") and
                     // ReadyForQuery close it in 20 bytes (PostgreSQL docs, "Message Formats").
                     let lengths = [secondRecordAt - 16, buffer - short - 11]
-                    let rows = try await WithinBound.value(seconds: 15) {
-                        try await pool.query(sql, [lengths.map(String.init).joined(separator: ",")]).rows
-                    }
+                    let texts = try await Self.rows(of: lengths, from: pool)
                     calls += 1
-                    #expect(try rows.map { try $0.decode(String.self, column: "text") } == [
+                    #expect(texts == [
                         String(repeating: "a", count: lengths[0]), String(repeating: "b", count: lengths[1]),
                     ])
                 }
@@ -126,20 +120,28 @@ struct NonBlockingTLSTests {
     @Test("answers of three and more full TLS records come without waiting for more bytes")
     func manyRecordsPastTheBuffer() async throws {
         try await Self.withPool(.largeRecords, size: 1, timeout: .seconds(30)) { pool, _ in
-            let sql = """
-                SELECT repeat(chr(96 + i::int), n) AS text
-                FROM unnest(string_to_array($1::text, ',')::int[]) WITH ORDINALITY AS rows(n, i) ORDER BY i
-                """
-            try await PoolProbe.openEveryConnection(pool, sql: sql, ["1"])
+            try await PoolProbe.openEveryConnection(pool, sql: Self.rowsSQL, ["1"])
             for lengths in [[8_984, 32_756], [8_984, 49_140], [100, 16_360, 16_360, 16_360], [40_000, 70_000]] {
-                let rows = try await WithinBound.value(seconds: 15) {
-                    try await pool.query(sql, [lengths.map(String.init).joined(separator: ",")]).rows
-                }
-                #expect(try rows.map { try $0.decode(String.self, column: "text") } == lengths.enumerated().map { index, length in
+                #expect(try await Self.rows(of: lengths, from: pool) == lengths.enumerated().map { index, length in
                     String(repeating: String(UnicodeScalar(UInt8(97 + index))), count: length)
                 })
             }
         }
+    }
+
+    /// One row per length in `$1` (comma-separated), row i holding that many of the i-th letter.
+    static let rowsSQL = """
+        SELECT repeat(chr(96 + i::int), n) AS text
+        FROM unnest(string_to_array($1::text, ',')::int[]) WITH ORDINALITY AS rows(n, i) ORDER BY i
+        """
+
+    /// The texts of `rowsSQL` for `lengths`, which must come within 15 s: a read that waits for
+    /// bytes OpenSSL already holds would take the pool's whole 30 s deadline.
+    static func rows(of lengths: [Int], from pool: ConnectionPool) async throws -> [String] {
+        let rows = try await WithinBound.value(seconds: 15) {
+            try await pool.query(rowsSQL, [lengths.map(String.init).joined(separator: ",")]).rows
+        }
+        return try rows.map { try $0.decode(String.self, column: "text") }
     }
 
     /// A pool on a fresh TLS cluster along `route`, and the proxy on the way if there is one;
