@@ -93,6 +93,36 @@ struct RemoteJWKSCacheTests {
         if case .unavailable = error {} else { Issue.record("expected unavailable, got \(String(describing: error))") }
     }
 
+    @Test("nothing cached and the provider down: asked again after 1 s, 2 s, 4 s… at most every 30 s, not once per request")
+    func coldBackoff() async throws {
+        let fetcher = StubJWKSFetcher(serving: apple)
+        fetcher.setFailing(true)
+        let cache = cache(fetcher)
+        var fetches = 0
+        /// Asks four times over the next `seconds` (quarters, exact in a `Date`): only the first
+        /// may reach the provider.
+        func askDuring(_ seconds: Double, fetching: Bool) async {
+            for _ in 0..<4 {
+                let error = await #expect(throws: RemoteJWKSError.self) { try await cache.key(kid: apple.currentKid) }
+                if case .unavailable = error {} else { Issue.record("expected unavailable, got \(String(describing: error))") }
+                clock.advance(by: seconds / 4)
+            }
+            if fetching { fetches += 1 }
+            #expect(fetcher.fetchCount == fetches)
+        }
+        for pause in [1.0, 2, 4, 8, 16, 30, 30] {
+            await askDuring(pause, fetching: true)
+        }
+        // The pause stays at 30 s: a second short of it, the provider is not asked.
+        await askDuring(29, fetching: true)
+        await #expect(throws: RemoteJWKSError.self) { try await cache.key(kid: apple.currentKid) }
+        #expect(fetcher.fetchCount == fetches)
+        clock.advance(by: 1)
+        fetcher.setFailing(false)
+        #expect(try await cache.key(kid: apple.currentKid).algorithm == .rs256, "asked again when the pause is over")
+        #expect(fetcher.fetchCount == fetches + 1)
+    }
+
     @Test("malformed and non-RSA members are skipped, not fatal")
     func lenientMembers() async throws {
         let good = try JSONSerialization.jsonObject(with: apple.jwksJSON) as! [String: Any]

@@ -319,7 +319,7 @@ struct GoogleRISCEndpointTests {
         }
     }
 
-    @Test("Google's RISC keys unreachable with nothing cached: 503, so that Google delivers again; nothing changes; not rate limited")
+    @Test("Google's RISC keys unreachable with nothing cached: 503, so that Google delivers again; nothing changes; not rate limited; keys asked for again after a pause")
     func keysUnreachable() async throws {
         try await Self.withRISC(environment: ["ISSUER_RATE_LIMIT": "1/s burst 1"]) { fixture, google, client in
             let tokens = try await Self.signIn(client, google, subject: "g-nokeys")
@@ -334,8 +334,11 @@ struct GoogleRISCEndpointTests {
             #expect(try await fixture.count("identities WHERE subject = 'g-nokeys'") == 1)
             #expect(try await fixture.count("received_events") == 0)
             #expect(Self.metric(fixture, "unavailable") == 3)
+            #expect(google.state.withLock { $0.riscJWKSFetches } == 1, "not asked again within the pause after a failure")
             google.state.withLock { $0.riscFailing = false }
+            fixture.clock.advance(by: 1)
             #expect(try await Self.post(client, token).status == .accepted, "delivered again once Google is back")
+            #expect(google.state.withLock { $0.riscJWKSFetches } == 2)
             #expect(try await !Self.isLive(client, tokens))
         }
     }

@@ -53,7 +53,7 @@ public struct HostedSignIn: Sendable {
     private let clients: ClientRegistry
     private let sealer: AuthorizationStateSealer
     private let verifier: IdentityTokenVerifier
-    private let store: SignInStore
+    private let store: any HostedSignInStoring
     private let clock: any WallClock
     /// Where Apple's one-time code from the form post goes (docs/reference.md, "Apple token
     /// custody"), as the native exchange hands it over; nil ignores it.
@@ -67,7 +67,7 @@ public struct HostedSignIn: Sendable {
     ///   - issuer: `ISSUER_URL`, as the tokens' `iss`.
     public init(
         apple: Apple?, providers: [HostedProvider] = [], transport: (any FormPoster)? = nil, issuer: String,
-        clients: ClientRegistry, sealer: AuthorizationStateSealer, verifier: IdentityTokenVerifier, store: SignInStore,
+        clients: ClientRegistry, sealer: AuthorizationStateSealer, verifier: IdentityTokenVerifier, store: any HostedSignInStoring,
         clock: any WallClock, custody: AppleTokenCustody? = nil, events: any AccountEvents = UncountedAccountEvents()
     ) {
         self.events = events

@@ -5,7 +5,8 @@ import Logging
 /// A provider's signing keys, fetched from its `jwks_uri` and cached (docs/reference.md, "Faults and bad input"):
 /// `Cache-Control` honoured within bounds; an unknown `kid` refetches at once unless a fetch
 /// started in the last 30 s; one fetch however many requests wait for it; keys served stale for
-/// up to 7 days while the provider is unreachable. Malformed members, and keys other than RSA or P-256, are
+/// up to 7 days while the provider is unreachable; with nothing cached, failed fetches pause the
+/// next (`ColdFetchBackoff`). Malformed members, and keys other than RSA or P-256, are
 /// skipped, not fatal.
 ///
 /// Nothing here is Apple-specific: another OpenID provider is another instance with its URL.
@@ -31,6 +32,7 @@ public actor RemoteJWKSCache {
     private var snapshot: Snapshot?
     private var lastFetchStarted: Date?
     private var inFlight: Task<Snapshot, any Error>?
+    private var backoff = ColdFetchBackoff()
 
     /// - Parameters:
     ///   - name: whose keys these are, as `events` are told of every fetch (for metrics).
@@ -64,7 +66,11 @@ public actor RemoteJWKSCache {
     public func key(kid: String?) async throws(RemoteJWKSError) -> JWSVerificationKey {
         let now = clock.now
         guard let current = snapshot else {
-            // Nothing cached: every caller waits on the one fetch in flight, whatever its age.
+            // Nothing cached: every caller waits on the one fetch in flight, whatever its age;
+            // after failures, a new one starts only once the pause is over.
+            guard inFlight != nil || backoff.allows(at: now) else {
+                throw .unavailable("keys at \(source) could not be fetched; not tried again yet")
+            }
             let fetched: Snapshot
             do { fetched = try await refresh() } catch { throw .unavailable("\(error)") }
             return try Self.lookup(kid, in: fetched)
@@ -99,9 +105,14 @@ public actor RemoteJWKSCache {
         let task = Task { try await fetch() }
         inFlight = task
         defer { inFlight = nil }
-        let fetched = try await task.value
-        snapshot = fetched
-        return fetched
+        do {
+            let fetched = try await task.value
+            snapshot = fetched
+            return fetched
+        } catch {
+            backoff.failed(at: clock.now, policy: policy)
+            throw error
+        }
     }
 
     private func fetch() async throws -> Snapshot {

@@ -9,9 +9,19 @@ public struct RemoteJWKSPolicy: Sendable, Equatable {
     public var refetchCooldown: Duration = .seconds(30)
     /// How long keys are served stale while the provider cannot be reached.
     public var staleLimit: Duration = .seconds(7 * 86_400)
+    /// With nothing cached, a failed fetch is tried again no sooner than this, doubling with each
+    /// failure in a row up to `refetchCooldown` (`ColdFetchBackoff`).
+    public var coldRetryPause: Duration = .seconds(1)
 
     /// the timings (docs/reference.md, "Faults and bad input").
     public init() {}
+
+    /// The pause after `failures` failed fetches in a row with nothing cached: 1 s, 2 s, 4 s… up to
+    /// `refetchCooldown`.
+    func coldRetryPause(afterFailures failures: Int) -> Duration {
+        let doublings = min(max(failures - 1, 0), 30)
+        return min(refetchCooldown, coldRetryPause * (1 << doublings))
+    }
 
     func lifetime(maxAge: Int?) -> Duration {
         min(maximumLifetime, max(minimumLifetime, .seconds(maxAge ?? 0)))

@@ -64,7 +64,7 @@ public struct IdentityExchange: Sendable {
     private let limitsAudiencesByClient: Bool
     private let noncePolicy: NoncePolicy
     private let clients: ClientRegistry
-    private let store: SignInStore
+    private let store: any SignInStoring
     private let responder: TokenResponder
     private let custody: AppleTokenCustody?
     private let events: any AccountEvents
@@ -75,7 +75,7 @@ public struct IdentityExchange: Sendable {
     ///   - custody: where Apple's `authorization_code` goes (docs/reference.md, "Apple token custody"); nil ignores it.
     public init(
         verifier: IdentityTokenVerifier, audiences: Set<String>?, limitsAudiencesByClient: Bool = false, noncePolicy: NoncePolicy,
-        clients: ClientRegistry, store: SignInStore, responder: TokenResponder, custody: AppleTokenCustody? = nil,
+        clients: ClientRegistry, store: any SignInStoring, responder: TokenResponder, custody: AppleTokenCustody? = nil,
         events: any AccountEvents = UncountedAccountEvents()
     ) {
         self.events = events

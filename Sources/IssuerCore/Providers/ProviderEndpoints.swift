@@ -3,7 +3,8 @@ import Foundation
 /// Where a provider's keys and endpoints are (docs/reference.md, "Google and other OpenID
 /// providers"): the configured URLs, and for the rest the provider's discovery document
 /// (OpenID Connect Discovery 1.0 §4), fetched with the rules of a remote JWK Set (one fetch at a
-/// time, `Cache-Control` within bounds, served stale while the provider is unreachable). The
+/// time, `Cache-Control` within bounds, served stale while the provider is unreachable, failed
+/// fetches with nothing cached pausing the next, `ColdFetchBackoff`). The
 /// document's `issuer` must be the configured one (§4.3), and every URL in it `https` (plain
 /// `http` only to loopback), or it is not used.
 public actor ProviderEndpoints {
@@ -26,6 +27,7 @@ public actor ProviderEndpoints {
     private var cached: (resolved: Resolved, fetchedAt: Date, freshUntil: Date)?
     private var lastFetchStarted: Date?
     private var inFlight: Task<Resolved, any Error>?
+    private var backoff = ColdFetchBackoff()
 
     public init(settings: ProviderSettings, fetcher: any JWKSFetcher, policy: RemoteJWKSPolicy = RemoteJWKSPolicy(), clock: any WallClock) {
         self.settings = settings
@@ -46,7 +48,8 @@ public actor ProviderEndpoints {
         let now = clock.now
         if let cached, now < cached.freshUntil { return cached.resolved }
         let coolingDown = lastFetchStarted.map { now.timeIntervalSince($0) < policy.refetchCooldown.timeInterval } ?? false
-        if !coolingDown || cached == nil, let fetched = try? await refresh() { return fetched }
+        let mayFetch = cached == nil ? inFlight != nil || backoff.allows(at: now) : !coolingDown
+        if mayFetch, let fetched = try? await refresh() { return fetched }
         if let cached, now.timeIntervalSince(cached.fetchedAt) <= policy.staleLimit.timeInterval { return cached.resolved }
         throw Unavailable(description: "the discovery document of \(settings.issuer) is unreachable")
     }
@@ -57,7 +60,12 @@ public actor ProviderEndpoints {
         let task = Task { try await fetch() }
         inFlight = task
         defer { inFlight = nil }
-        return try await task.value
+        do {
+            return try await task.value
+        } catch {
+            backoff.failed(at: clock.now, policy: policy)
+            throw error
+        }
     }
 
     private func fetch() async throws -> Resolved {
