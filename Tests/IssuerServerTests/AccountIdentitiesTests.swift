@@ -54,6 +54,23 @@ struct AccountIdentitiesTests {
         }
     }
 
+    @Test("Apple's consent-revoked ends every session of a linked user, the one signed in with Google included (reference: Apple notifications)")
+    func consentRevokedEndsLinkedSessions() async throws {
+        try await ProviderIssuer.withGoogle { fixture, google, client in
+            let apple = try await AppleTestRig.signIn(client, fixture, subject: "link.consent", code: nil)
+            #expect(try await Self.link(client, apple, provider: "google", idToken: try google.idToken(subject: "g-consent")).status == .ok)
+            let android = try await client.postJSON("/auth/google/exchange", ["id_token": try google.idToken(subject: "g-consent")])
+            #expect(try AppleTestRig.userID(fixture, android.json) == AppleTestRig.userID(fixture, apple))
+            let notification = try AppleNotificationsTests.notification(fixture, type: "consent-revoked", sub: "link.consent")
+            #expect(try await AppleNotificationsTests.post(client, notification).status == .ok)
+            for tokens in [apple, android.json] {
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+                #expect(try await UserInfoRequest.send(client, tokens["access_token"] as? String).status == .unauthorized)
+            }
+            #expect(try await fixture.count("identities") == 2, "the user and both identities stay")
+        }
+    }
+
     @Test("refused, nothing changed: another user's identity (409 identity_in_use), a second account of one provider (409 provider_already_linked), an access token alone, a token that does not verify")
     func refusals() async throws {
         try await ProviderIssuer.withGoogle { fixture, google, client in

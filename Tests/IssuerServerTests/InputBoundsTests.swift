@@ -22,6 +22,9 @@ struct InputBoundsTests {
         ("a bidi override in a name", ["name": ["given_name": "evil\u{202E}txt.exe"]]),
         ("a nonce of 257 bytes", ["nonce": String(repeating: "n", count: 257)]),
         ("a newline in a nonce", ["nonce": "a\nb"]),
+        ("a scope that is an array", ["scope": ["openid"]]),
+        ("a nonce that is an array", ["nonce": ["n"]]),
+        ("a name that is an array", ["name": ["Ada"]]),
     ])
     func refused(_ label: String, _ extra: [String: any Sendable]) async throws {
         try await withIssuer { fixture in
@@ -35,6 +38,18 @@ struct InputBoundsTests {
             }
             #expect(try await fixture.count("users") == 0)
             #expect(try await fixture.count("sessions") == 0)
+        }
+    }
+
+    @Test("members the exchange does not read are ignored, arrays and objects included")
+    func unknownMembersIgnored() async throws {
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let response = try await client.postJSON("/auth/apple/exchange", [
+                    "id_token": try fixture.apple.identityToken(), "extra": [], "list": ["a", 1], "object": ["k": [1]], "number": 7,
+                ])
+                #expect(response.status == .ok, "\(response.json)")
+            }
         }
     }
 

@@ -38,6 +38,20 @@ struct RevocationEndpointTests {
         }
     }
 
+    @Test("an expired access token still revokes its session: a sign-out after the access token expired ends it")
+    func revokeExpiredAccessToken() async throws {
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let tokens = try await NativeSignIn.tokens(client, fixture)
+                let access = tokens["access_token"] as! String
+                fixture.clock.advance(by: TimeInterval(tokens["expires_in"] as! Int) + 1)
+                #expect(try await UserInfoRequest.send(client, access).status == .unauthorized, "expired")
+                #expect(try await RevocationRequest.post(client, access).status == .ok)
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+            }
+        }
+    }
+
     @Test("unknown, malformed and other clients' tokens answer 200 and change nothing; missing fields are client errors")
     func revokeOddTokens() async throws {
         try await withIssuer(environment: ["ISSUER_CLIENTS_FILE": try IssuerTestFixture.twoClientsFile().path]) { fixture in

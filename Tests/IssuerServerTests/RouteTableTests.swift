@@ -79,7 +79,10 @@ struct RouteTableTests {
         for route in Route.allCases {
             #expect(table.route(matched: RouterPath(route.registeredPath(prefix: "/oidc")).description) == route)
         }
-        #expect(Set(Route.allCases.filter(\.isRateLimited)) == [.appleExchange, .providerExchange, .token, .revocation, .authorization, .appleCallback, .providerCallback, .logout])
+        #expect(Set(Route.allCases.filter(\.isRateLimited)) == [
+            .appleExchange, .providerExchange, .token, .revocation, .authorization, .appleCallback, .providerCallback, .logout,
+            .account, .accountSessions, .accountSession, .accountIdentities, .accountIdentity,
+        ])
         #expect(Route.allCases.filter { $0.placement == .root }.allSatisfy { $0.errorStyle == .plain && !$0.isRateLimited })
     }
 }

@@ -53,11 +53,10 @@ struct AppleNotificationStore: AppleNotificationStoring {
         }
 
         func revokeConsent(userID: UUID, by time: Date, now: Date) throws {
-            // Only the sessions that began by the event (at `event_time`'s millisecond precision):
-            // a sign-in after it is a new consent. And only Apple's: a user who also linked
-            // another provider stays signed in where they used it.
-            try SessionRevocationStore.revoke(
-                userID: userID, begunBy: time, provider: "apple", reason: "apple consent revoked", on: connection, at: now)
+            // Every session of the user that began by the event (at `event_time`'s millisecond
+            // precision), whichever provider signed it in, as Google's security events do: a
+            // sign-in after it is a new consent.
+            try SessionRevocationStore.revoke(userID: userID, begunBy: time, reason: "apple consent revoked", on: connection, at: now)
             // Apple has already ended this authorization: there is nothing left to revoke there.
             // As with sessions: a token or code kept for a sign-in after the event stays.
             try connection.query("DELETE FROM apple_tokens WHERE user_id = $1 AND date_trunc('milliseconds', created_at) <= $2", [userID, time])

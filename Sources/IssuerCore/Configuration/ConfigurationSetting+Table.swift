@@ -125,7 +125,7 @@ extension ConfigurationSetting {
             """),
         .init("ISSUER_RATE_LIMIT", .traffic, default: "20/s burst 40", """
             One allowance per client, per process, shared by the sign-in and token endpoints (exchange, token, \
-            revoke, authorize, callback, logout). `N/s`, `N/m` or `N/h`, optionally `burst M` (default: N). The \
+            revoke, authorize, callback, logout) and `/account` with its sub-paths. `N/s`, `N/m` or `N/h`, optionally `burst M` (default: N). The \
             rate must lie between one a day and 1,000,000/s and the burst at most 1,000,000. IPv6 clients are \
             limited per /64. Over it: `429` with `Retry-After` and `temporarily_unavailable`. `off` disables it. \
             Memory is bounded (100,000 clients; a client idle for a whole generation starts again with a full \

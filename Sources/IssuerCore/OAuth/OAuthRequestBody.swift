@@ -17,12 +17,19 @@ public struct OAuthRequestBody: Sendable, Equatable {
     /// JSON members that are objects with a member that is not a string: refused by an endpoint
     /// that reads them (`name` members must be strings), ignored by the others.
     public var malformedObjects: Set<String>
+    /// JSON members that are arrays, which no parameter of ours is: refused by an endpoint that
+    /// reads them, ignored by the others, as every unknown parameter is.
+    public var arrays: Set<String>
 
     /// Parameters as they would be parsed.
-    public init(values: [String: String], objects: [String: [String: String]] = [:], malformedObjects: Set<String> = []) {
+    public init(
+        values: [String: String], objects: [String: [String: String]] = [:], malformedObjects: Set<String> = [],
+        arrays: Set<String> = []
+    ) {
         self.values = values
         self.objects = objects
         self.malformedObjects = malformedObjects
+        self.arrays = arrays
     }
 
     /// Parses `bytes` as JSON when `json`, else as a form.
@@ -46,7 +53,8 @@ public struct OAuthRequestBody: Sendable, Equatable {
         return OAuthRequestBody(values: values)
     }
 
-    /// An RFC 8259 object in UTF-8. Arrays are never parameters of ours; `null` counts as absent.
+    /// An RFC 8259 object in UTF-8. Arrays are never parameters of ours (recorded in `arrays`);
+    /// `null` counts as absent.
     public static func parseJSON(_ data: Data) throws(OAuthError) -> OAuthRequestBody {
         // A raw control byte is invalid JSON in UTF-8, and its presence is how Foundation would
         // guess UTF-16 or UTF-32; refusing it keeps the bytes read below the bytes parsed.
@@ -61,6 +69,7 @@ public struct OAuthRequestBody: Sendable, Equatable {
         var values: [String: String] = [:]
         var objects: [String: [String: String]] = [:]
         var malformedObjects: Set<String> = []
+        var arrays: Set<String> = []
         for (name, value) in object {
             switch value {
             case let string as String:
@@ -80,13 +89,14 @@ public struct OAuthRequestBody: Sendable, Equatable {
                 if !malformedObjects.contains(name) { objects[name] = members }
             case is NSNull:
                 continue
+            case is [Any]:
+                arrays.insert(name)
             default:
-                // Numbers and booleans are not parameters of ours; arrays are never valid.
-                if value is [Any] { throw .invalidRequest("The \(name) parameter must be a string.") }
+                // Numbers and booleans are not parameters of ours: kept as their text.
                 values[name] = "\(value)"
             }
         }
-        return OAuthRequestBody(values: values, objects: objects, malformedObjects: malformedObjects)
+        return OAuthRequestBody(values: values, objects: objects, malformedObjects: malformedObjects, arrays: arrays)
     }
 
     /// The first member name of the top-level object that occurs twice (RFC 8259 §4 leaves

@@ -42,18 +42,13 @@ public struct SessionRevocationStore: Sendable {
     /// Revokes, inside the caller's transaction, every live session of a user that began by
     /// `time` (at millisecond precision): a provider's word that it ended the user's sessions
     /// reaches those, while a sign-in after it is a new one (docs/reference.md, "Apple notifications" `consent-revoked`,
-    /// and "Google's account-protection events"). Answers how many.
-    /// With `provider`, only the sessions signed in with it (or from before sessions recorded
-    /// their provider): the provider speaks for its own sign-ins of a linked account.
+    /// and "Google's account-protection events"), whichever provider signed each in. Answers how many.
     @discardableResult
-    static func revoke(
-        userID: UUID, begunBy time: Date, provider: String? = nil, reason: String, on connection: Connection, at now: Date
-    ) throws -> Int {
+    static func revoke(userID: UUID, begunBy time: Date, reason: String, on connection: Connection, at now: Date) throws -> Int {
         try connection.query("""
             UPDATE sessions SET revoked_at = $2, revoked_reason = $3
             WHERE user_id = $1 AND revoked_at IS NULL AND date_trunc('milliseconds', created_at) <= $4
-              AND ($5::text IS NULL OR provider = $5 OR provider IS NULL)
-            """, [userID, now, reason, time, provider]).affectedRows
+            """, [userID, now, reason, time]).affectedRows
     }
 
     /// Revokes every live session of a user; answers how many.

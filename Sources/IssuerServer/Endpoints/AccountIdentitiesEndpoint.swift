@@ -19,8 +19,8 @@ struct AccountIdentitiesEndpoint {
             }
             let fields = try? parameters.get()
             let account = try await identities.link(
-                provider: fields?.optional("provider") ?? "", idToken: fields?.optional("id_token"), nonce: fields?.optional("nonce"),
-                authorizationCode: fields?.optional("authorization_code"), accessToken: token, body: parameters.map { $0.optional("refresh_token") }, logger: context.logger)
+                provider: try fields?.optional("provider") ?? "", idToken: try fields?.optional("id_token"), nonce: try fields?.optional("nonce"),
+                authorizationCode: try fields?.optional("authorization_code"), accessToken: token, body: parameters.flatMap { fields in Result { () throws(OAuthError) in try fields.optional("refresh_token") } }, logger: context.logger)
             return try AccountEndpoint.account(account)
         }
         routes.add(.accountIdentity) { request, context in

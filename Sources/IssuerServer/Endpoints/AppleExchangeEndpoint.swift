@@ -23,20 +23,21 @@ struct AppleExchangeEndpoint {
         _ parameters: OAuthParameters, request: Request, context: IssuerRequestContext
     ) throws -> IdentityExchange.Request {
         // docs/reference.md, "Native sign-in": `name` is an object of strings; any other shape is refused, not ignored.
-        if parameters.optional("name") != nil {
+        // An array is refused by `object`; a string or a number here.
+        let name = try parameters.object("name")
+        if name == nil, (try? parameters.optional("name")) != nil {
             throw OAuthError.invalidRequest("name must be an object with given_name and family_name strings.")
         }
-        let name = try parameters.object("name")
         return IdentityExchange.Request(
             idToken: try parameters.required("id_token"),
-            nonce: parameters.optional("nonce"),
+            nonce: try parameters.optional("nonce"),
             // docs/reference.md, "Native sign-in": `client_id` is optional; the exchange takes the registry's default.
-            clientID: parameters.optional("client_id"),
-            scope: parameters.optional("scope"),
+            clientID: try parameters.optional("client_id"),
+            scope: try parameters.optional("scope"),
             givenName: name?["given_name"].flatMap { $0.isEmpty ? nil : $0 },
             familyName: name?["family_name"].flatMap { $0.isEmpty ? nil : $0 },
             userAgent: request.headers[.userAgent],
             clientIP: context.clientIP,
-            authorizationCode: parameters.optional("authorization_code"))
+            authorizationCode: try parameters.optional("authorization_code"))
     }
 }

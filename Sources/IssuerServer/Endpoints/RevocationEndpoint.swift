@@ -11,7 +11,7 @@ struct RevocationEndpoint {
         routes.add(.revocation) { request, context in
             let parameters = try await OAuthParameters.parse(request)
             try await revocation.revoke(
-                token: try parameters.required("token"), tokenTypeHint: parameters.optional("token_type_hint"),
+                token: try parameters.required("token"), tokenTypeHint: try parameters.optional("token_type_hint"),
                 clientID: try parameters.required("client_id"), logger: context.logger)
             return Response(status: .ok, headers: [.cacheControl: "no-store", .pragma: "no-cache"])
         }

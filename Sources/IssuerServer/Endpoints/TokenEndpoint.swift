@@ -23,7 +23,7 @@ struct TokenEndpoint {
             case "refresh_token":
                 response = try await refresh.refresh(RefreshTokenGrant.Request(
                     refreshToken: try parameters.required("refresh_token"), clientID: try parameters.required("client_id"),
-                    scope: parameters.optional("scope")), logger: context.logger)
+                    scope: try parameters.optional("scope")), logger: context.logger)
             case "authorization_code":
                 // RFC 6749 §4.1.3 with RFC 7636 §4.5: all four are required (docs/reference.md, "Hosted sign-in").
                 response = try await authorizationCode.redeem(AuthorizationCodeGrant.Request(
@@ -50,12 +50,12 @@ struct TokenEndpoint {
         guard try parameters.required("subject_token_type") == TokenExchangeURN.idTokenType else {
             throw .invalidRequest("subject_token_type must be \(TokenExchangeURN.idTokenType).")
         }
-        if let requested = parameters.optional("requested_token_type"), requested != TokenExchangeURN.accessTokenType {
+        if let requested = try parameters.optional("requested_token_type"), requested != TokenExchangeURN.accessTokenType {
             throw .invalidRequest("Only \(TokenExchangeURN.accessTokenType) can be requested.")
         }
         let request = IdentityExchange.Request(
-            idToken: subjectToken, nonce: parameters.optional("nonce"),
-            clientID: try parameters.required("client_id"), scope: parameters.optional("scope"),
+            idToken: subjectToken, nonce: try parameters.optional("nonce"),
+            clientID: try parameters.required("client_id"), scope: try parameters.optional("scope"),
             userAgent: userAgent, clientIP: clientIP)
         return try await exchanges.exchange(forToken: subjectToken).exchange(request, style: .tokenExchange, logger: logger)
     }

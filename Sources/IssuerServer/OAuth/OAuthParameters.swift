@@ -15,23 +15,32 @@ struct OAuthParameters: Sendable {
     private var objects: [String: [String: String]]
     /// Objects with a member that is not a string.
     private var malformedObjects: Set<String>
+    /// JSON members that are arrays: refused when read, ignored otherwise.
+    private var arrays: Set<String>
 
-    init(values: [String: String], objects: [String: [String: String]] = [:], malformedObjects: Set<String> = []) {
+    init(
+        values: [String: String], objects: [String: [String: String]] = [:], malformedObjects: Set<String> = [],
+        arrays: Set<String> = []
+    ) {
         self.values = values.filter { !$0.value.isEmpty }
         self.objects = objects
         self.malformedObjects = malformedObjects
+        self.arrays = arrays
     }
 
-    func optional(_ name: String) -> String? { values[name] }
+    func optional(_ name: String) throws(OAuthError) -> String? {
+        guard !arrays.contains(name) else { throw .invalidRequest("The \(name) parameter must be a string.") }
+        return values[name]
+    }
 
     func required(_ name: String) throws(OAuthError) -> String {
-        guard let value = values[name] else { throw .invalidRequest("The \(name) parameter is required.") }
+        guard let value = try optional(name) else { throw .invalidRequest("The \(name) parameter is required.") }
         return value
     }
 
-    /// An object of strings; `invalid_request` when a member is of another type.
+    /// An object of strings; `invalid_request` when a member is of another type, or it is an array.
     func object(_ name: String) throws(OAuthError) -> [String: String]? {
-        guard !malformedObjects.contains(name) else { throw .invalidRequest("The \(name) members must be strings.") }
+        guard !malformedObjects.contains(name), !arrays.contains(name) else { throw .invalidRequest("The \(name) members must be strings.") }
         return objects[name]
     }
 
@@ -53,6 +62,6 @@ struct OAuthParameters: Sendable {
             throw OAuthError(.invalidRequest, "The request body is larger than 64 KiB.", status: 413)
         }
         let body = try OAuthRequestBody.parse(Array(buffer.readableBytesView), json: isJSON)
-        return OAuthParameters(values: body.values, objects: body.objects, malformedObjects: body.malformedObjects)
+        return OAuthParameters(values: body.values, objects: body.objects, malformedObjects: body.malformedObjects, arrays: body.arrays)
     }
 }

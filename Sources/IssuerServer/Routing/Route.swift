@@ -111,11 +111,13 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
-    /// docs/reference.md, "Configuration" `ISSUER_RATE_LIMIT`: the endpoints that sign in or mint tokens share one allowance
-    /// per client IP.
+    /// docs/reference.md, "Configuration" `ISSUER_RATE_LIMIT`: the endpoints that sign in, mint tokens or
+    /// change an account (whose two proofs must not be guessed at speed) share one allowance per client IP.
     var isRateLimited: Bool {
         switch self {
-        case .appleExchange, .providerExchange, .token, .revocation, .authorization, .appleCallback, .providerCallback, .logout: true
+        case .appleExchange, .providerExchange, .token, .revocation, .authorization, .appleCallback, .providerCallback, .logout,
+             .account, .accountSessions, .accountSession, .accountIdentities, .accountIdentity:
+            true
         default: false
         }
     }
