@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
             database = try await DatabaseTarget.open(configuration, logger: logger, embedded: .createIfMissing)
         } catch {
             logger.critical("cannot start the database", metadata: ["error": "\(error)"])
-            throw CommandFailure(.failed, nil)
+            throw CommandFailure(CommandFailure(error).status, nil)
         }
         do {
             if !noMigrate {
@@ -53,7 +53,8 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             logger.critical("issuer stopped on an error", metadata: ["error": "\(error)"])
             await database.shutdown()
-            throw CommandFailure(.failed, nil)
+            // 4 when the database did not answer (a deploy can tell "retry later" from "fix me").
+            throw CommandFailure(CommandFailure(error).status, nil)
         }
         await database.shutdown()
         logger.info("issuer stopped")

@@ -163,6 +163,17 @@ struct ServeCommandTests {
         #expect(result.output.contains("issuer keys init"))
     }
 
+    @Test("an external database that does not answer stops serve with exit 4 (a dependency unavailable), the reason in its log")
+    func unreachableDatabase() async throws {
+        let directory = try TestDirectories.created("unreachable-database")
+        defer { TestDirectories.remove(directory) }
+        let environment = ["ISSUER_DATABASE_URL": TestCluster.unreachableDatabase]
+        #expect(try await IssuerCommand.run(["keys", "init"], in: directory, environment: environment).code == 0)
+        let result = try await IssuerCommand.run(["serve", "--port", "\(TestPorts.random())"], in: directory, environment: environment)
+        #expect(result.code == 4, "\(result.output)")
+        #expect(result.output.contains("database unavailable"))
+    }
+
     @Test("serve warns at start when ISSUER_SECRET is unset with an external database (the secret would sit beside what it seals)")
     func unsetSecretWarned() async throws {
         let database = try await TestCluster.freshDatabase()

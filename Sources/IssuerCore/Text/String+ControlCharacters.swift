@@ -40,7 +40,9 @@ extension String {
 }
 
 extension Unicode.Scalar {
-    var isControlLike: Bool {
+    /// A control character (C0, DEL, C1), a line or paragraph separator, or a bidirectional
+    /// override, isolate or mark: what `escapingControlCharacters` escapes.
+    public var isControlLike: Bool {
         switch value {
         case 0x00...0x1F, 0x7F...0x9F: true
         case 0x2028, 0x2029: true

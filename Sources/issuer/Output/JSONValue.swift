@@ -20,12 +20,27 @@ enum JSONValue: Sendable, Equatable {
     static func bool(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
 
     /// Sorted keys and no insignificant whitespace: one line, the same bytes for the same answer.
-    /// JSON escapes control characters, so a client-supplied value cannot drive a terminal here either.
+    /// Every control-like scalar is a `\uXXXX` escape (RFC 8259 §7), not only the C0 controls JSON
+    /// requires: DEL, C1 and bidirectional overrides too, so that a value a provider sent (an
+    /// e-mail claim) can drive neither a terminal nor the order in which it shows text.
     var serialized: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a tree of strings, numbers and booleans cannot fail.
-        return String(decoding: (try? encoder.encode(self)) ?? Data("null".utf8), as: UTF8.self)
+        let json = String(decoding: (try? encoder.encode(self)) ?? Data("null".utf8), as: UTF8.self)
+        guard json.unicodeScalars.contains(where: \.isControlLike) else { return json }
+        // Outside strings a document has only ASCII structure, and the encoder escaped C0 already:
+        // whatever is left is inside a string, where an escape means the same scalar.
+        var escaped = ""
+        for scalar in json.unicodeScalars {
+            if scalar.isControlLike {
+                let hex = String(scalar.value, radix: 16)
+                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     /// Prints the document as the command's only output on stdout.
