@@ -115,6 +115,37 @@ struct RefreshTokenGrantTests {
         #expect(events.events == ["refresh_reuse"])
     }
 
+    @Test("a spent token after the grace is theft even when the request names another client or a wider scope", arguments: [
+        RefreshVerdict.anotherClient, .scopeNotGranted,
+    ])
+    func reuseWithAMistake(verdict: RefreshVerdict) async throws {
+        let clock = ManualClock(TokenSigning.start)
+        let record = Self.record(verdict, clock: clock) { $0.spentAt = clock.now.addingTimeInterval(-11); $0.successorHash = [1] }
+        let stores = Stores { _ in record }
+        let events = RecordingAccountEvents()
+        let error = await Self.refuse(
+            Self.grant(stores, clock: clock, events: events),
+            .init(refreshToken: RefreshToken.generate().value, clientID: "app", scope: "openid email"))
+        #expect(error?.code == .invalidGrant)
+        #expect(stores.revoked == [record.sessionID])
+        #expect(events.events == ["refresh_reuse"])
+    }
+
+    @Test("within the grace, a spent token with another client or a wider scope is only refused: nothing revoked", arguments: [
+        RefreshVerdict.anotherClient, .scopeNotGranted,
+    ])
+    func mistakeWithinGrace(verdict: RefreshVerdict) async throws {
+        let clock = ManualClock(TokenSigning.start)
+        let presented = RefreshToken.generate()
+        let successor = Self.successor(of: presented)
+        let record = Self.record(verdict, clock: clock) { $0.spentAt = clock.now.addingTimeInterval(-5); $0.successorHash = successor.hash }
+        let stores = Stores { _ in record }
+        let error = await Self.refuse(
+            Self.grant(stores, clock: clock), .init(refreshToken: presented.value, clientID: "app", scope: "openid email"))
+        #expect(error?.code == (verdict == .anotherClient ? .invalidGrant : .invalidScope))
+        #expect(stores.revoked.isEmpty)
+    }
+
     struct Refusal: Sendable, CustomTestStringConvertible {
         let name: String
         let verdict: RefreshVerdict?

@@ -24,8 +24,15 @@ public enum RefreshOutcome: Sendable, Equatable {
         guard let record else { return .refused("unknown refresh token") }
         switch record.verdict {
         case .rotated: return .rotated(record)
-        case .anotherClient: return .refused("refresh token of another client")
-        case .scopeNotGranted: return .scopeNotGranted
+        case .anotherClient, .scopeNotGranted:
+            // The request's own mistake is reported only for a token that was not spent before the
+            // grace: a spent token presented after it is theft whatever client or scope the
+            // request names, or a thief could dodge the detection by widening the scope.
+            if record.spentAt != nil,
+               !isRetry(spentAt: record.spentAt, storedSuccessor: record.successorHash, successorHash: successorHash, now: now, grace: grace) {
+                return .reuse(record)
+            }
+            return record.verdict == .anotherClient ? .refused("refresh token of another client") : .scopeNotGranted
         case .revoked: return .refused("session revoked")
         case .sessionExpired: return .refused("session past its maximum age")
         case .expired: return .refused("refresh token expired")
