@@ -94,6 +94,12 @@ struct AppleCallbackEndpointTests {
                     #expect(replay.status == .badRequest)
                     #expect(replay.headers[.location] == nil)
                 }
+                // Whatever else a replay carries, it is the same page: never a redirect to the client.
+                for extra in [[("error", "user_cancelled_authorize")], [("id_token", "not.a.token")], []] {
+                    let replay = try await HostedFlow.callback(client, [("state", state)] + extra)
+                    #expect(replay.status == .badRequest, "\(extra)")
+                    #expect(replay.headers[.location] == nil, "\(extra)")
+                }
             }
             #expect(try await fixture.count("sessions") == 1)
             #expect(try await fixture.count("authorization_codes") == 1)

@@ -32,6 +32,8 @@ final class FakeGoogleServer: Sendable {
         var challenge: String
         var clientID: String
         var redirectURI: String
+        /// The ID token's `aud` when it is not `clientID` (a token minted for someone else).
+        var audience: String?
     }
 
     static let clientSecret = "google-client-secret"
@@ -178,12 +180,14 @@ final class FakeGoogleServer: Sendable {
 
     /// The user signs in at the provider, which sends the browser back with a code for the
     /// request the issuer made (its query: `nonce`, `code_challenge`, `client_id`, `redirect_uri`).
-    func issueCode(subject: String, for request: [String: String]) -> String {
+    /// A code for `request`, whose ID token carries the request's nonce and client, unless `nonce`
+    /// or `audience` say otherwise (an answer the issuer must refuse).
+    func issueCode(subject: String, for request: [String: String], nonce: String? = nil, audience: String? = nil) -> String {
         let code = "g-code-" + UUID().uuidString
         state.withLock {
             $0.codes[code] = IssuedCode(
-                subject: subject, nonce: request["nonce"] ?? "", challenge: request["code_challenge"] ?? "",
-                clientID: request["client_id"] ?? "", redirectURI: request["redirect_uri"] ?? "")
+                subject: subject, nonce: nonce ?? request["nonce"] ?? "", challenge: request["code_challenge"] ?? "",
+                clientID: request["client_id"] ?? "", redirectURI: request["redirect_uri"] ?? "", audience: audience)
         }
         return code
     }
@@ -207,7 +211,8 @@ final class FakeGoogleServer: Sendable {
         return Self.json([
             "access_token": "ya29.provider-access", "token_type": "Bearer", "expires_in": "3599",
             "refresh_token": "1//provider-refresh",
-            "id_token": try idToken(subject: issued.subject, issuer: issuer, audience: issued.clientID, azp: issued.clientID, extra: ["nonce": issued.nonce]),
+            "id_token": try idToken(subject: issued.subject, issuer: issuer, audience: issued.audience ?? issued.clientID, azp: issued.audience ?? issued.clientID,
+                                    extra: ["nonce": issued.nonce]),
         ])
     }
 

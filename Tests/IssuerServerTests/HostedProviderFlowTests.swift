@@ -49,9 +49,32 @@ struct HostedProviderFlowTests {
             #expect(!dump.contains("ya29.provider-access") && !dump.contains("1//provider-refresh"))
 
             #expect(MetricsExposition.signIns(fixture.metrics, provider: "corp", flow: "hosted", outcome: "success") == 1)
-            // The state is single-use.
-            let replay = try await client.get("/auth/corp/callback?code=\(RedirectURI.encode(code))&state=\(RedirectURI.encode(state))")
-            #expect(replay.status == .badRequest)
+            // The state is single-use: a replay is the same page whatever it carries, and no code
+            // of the provider is spent on it.
+            for query in ["code=\(RedirectURI.encode(code))", "error=access_denied", ""] {
+                let replay = try await client.get("/auth/corp/callback?\(query)&state=\(RedirectURI.encode(state))")
+                #expect(replay.status == .badRequest, "\(query)")
+                #expect(replay.headers[.location] == nil, "\(query)")
+            }
+            #expect(provider.state.withLock { $0.tokenRequests.count } == 1)
+        }
+    }
+
+    @Test("the provider's ID token must carry the nonce the issuer sent and be issued to its client: else access_denied, nobody signed in",
+          arguments: ["another nonce", "another audience"])
+    func answerBoundToTheRequest(_ tampered: String) async throws {
+        try await ProviderIssuer.withHostedOIDCProvider { fixture, provider, client in
+            let request = HostedFlow.query(try await client.get(HostedFlow.authorizeQuery()).headers[.location])
+            let state = try #require(request["state"])
+            let code = tampered == "another nonce"
+                ? provider.issueCode(subject: "corp-user-2", for: request, nonce: String(repeating: "0", count: 64))
+                : provider.issueCode(subject: "corp-user-2", for: request, audience: "someone-else")
+            let back = try await client.get("/auth/corp/callback?code=\(RedirectURI.encode(code))&state=\(RedirectURI.encode(state))")
+            #expect(back.status == .found)
+            #expect(HostedFlow.query(back.headers[.location])["error"] == "access_denied")
+            #expect(HostedFlow.query(back.headers[.location])["code"] == nil)
+            #expect(try await fixture.count("users") == 0)
+            #expect(try await fixture.count("authorization_codes") == 0)
         }
     }
 

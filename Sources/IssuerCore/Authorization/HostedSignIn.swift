@@ -160,6 +160,7 @@ public struct HostedSignIn: Sendable {
         case .failure(let refusal): return refusal.outcome
         }
         let (state, client) = opened
+        if await alreadySpent(state, logger: logger) { return Self.alreadyUsed }
         let fail = failure(state.request, provider: "apple", logger: logger)
         if let error = form["error"] {
             // Apple's `user_cancelled_authorize` and anything else it reports end the same way.
@@ -219,6 +220,7 @@ public struct HostedSignIn: Sendable {
         case .failure(let refusal): return refusal.outcome
         }
         let (state, client) = opened
+        if await alreadySpent(state, logger: logger) { return Self.alreadyUsed }
         let fail = failure(state.request, provider: name, logger: logger)
         let display = provider.displayName
         if let error = query["error"] {
@@ -226,11 +228,6 @@ public struct HostedSignIn: Sendable {
         }
         guard let code = query["code"], code.utf8.count <= 4096, !code.containsControlCharacters, let verifier = state.providerVerifier else {
             return fail(.accessDenied, "\(display) returned no usable code.", "no code")
-        }
-        // A replayed callback is refused before the provider's code is spent on it.
-        if (try? await store.isSpent(stateHash: Self.stateHash(state))) == true {
-            logger.info("hosted sign-in refused", metadata: ["reason": "state already used", "client_id": "\(state.request.clientID)"])
-            return .page(status: 400, message: "This sign-in link was already used. Start again from the app.")
         }
         let idToken: String
         do {
@@ -283,6 +280,18 @@ public struct HostedSignIn: Sendable {
         return .success((state, client))
     }
 
+    /// docs/reference.md, "Hosted sign-in": a second callback with the same state is a plain 400
+    /// page, whatever it carries (an `error` included), and no provider code is spent on it.
+    static let alreadyUsed = Outcome.page(status: 400, message: "This sign-in link was already used. Start again from the app.")
+
+    /// Whether the state signed someone in already; asked first, so a replay is never redirected
+    /// to the client. The sign-in statement still decides atomically (`StateAlreadySpent`).
+    private func alreadySpent(_ state: AuthorizationState, logger: Logger) async -> Bool {
+        guard (try? await store.isSpent(stateHash: Self.stateHash(state))) == true else { return false }
+        logger.info("hosted sign-in refused", metadata: ["reason": "state already used", "client_id": "\(state.request.clientID)"])
+        return true
+    }
+
     /// What marks a state spent: the SHA-256 of its nonce, unique to it.
     private static func stateHash(_ state: AuthorizationState) -> [UInt8] {
         Array(SHA256.hash(data: Data(state.providerNonce.utf8)))
@@ -333,7 +342,7 @@ public struct HostedSignIn: Sendable {
         } catch is SignInStore.StateAlreadySpent {
             // A replayed callback: the state signed someone in already (docs/reference.md, "Hosted sign-in").
             logger.info("hosted sign-in refused", metadata: ["reason": "state already used", "client_id": "\(request.clientID)"])
-            return .page(status: 400, message: "This sign-in link was already used. Start again from the app.")
+            return Self.alreadyUsed
         } catch is SignInStore.IdentityDisabled {
             // docs/reference.md, "Google's account-protection events": Google disabled the account for hijacking.
             return failure(request, provider: identity.provider, logger: logger)(
