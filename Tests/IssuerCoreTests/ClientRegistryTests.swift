@@ -16,6 +16,20 @@ struct ClientRegistryTests {
         #expect(client.appleAudiences == nil)
     }
 
+    @Test("the client a native sign-in names when it names none: clanboards-mobile when registered, wherever it is; else the first")
+    func defaultAmongMany() throws {
+        let withIt = try ClientsFile.load(#"""
+            [{"client_id": "web", "redirect_uris": ["https://app.example/cb"], "scopes": ["openid"]},
+             {"client_id": "clanboards-mobile", "redirect_uris": ["clanboards://cb"], "scopes": ["openid"]}]
+            """#)
+        #expect(withIt.defaultClient.clientID == "clanboards-mobile")
+        let without = try ClientsFile.load(#"""
+            [{"client_id": "web", "redirect_uris": ["https://app.example/cb"], "scopes": ["openid"]},
+             {"client_id": "ios", "redirect_uris": ["ios://cb"], "scopes": ["openid"]}]
+            """#)
+        #expect(without.defaultClient.clientID == "web")
+    }
+
     @Test("optional members are read; apple_audiences restricts the client")
     func optionalMembers() throws {
         let registry = try ClientsFile.load(#"""

@@ -85,6 +85,7 @@ struct ConfigurationTests {
         ("ISSUER_DATABASE_POOL_SIZE", "many"),
         ("ISSUER_KEYS_RELOAD_SECONDS", "0"),
         ("ISSUER_CLIENTS_FILE", "/nonexistent/clients.json"),
+        ("ISSUER_PROVIDERS_FILE", "/nonexistent/providers.json"),
         ("ISSUER_APPLE_CLIENT_IDS", "a,,b"),
         ("ISSUER_APPLE_JWKS_URL", "appleid.apple.com/auth/keys"),
         ("ISSUER_APPLE_AUTHORIZE_URL", "mailto:x@y"),

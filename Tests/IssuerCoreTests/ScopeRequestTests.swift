@@ -16,6 +16,9 @@ struct ScopeRequestTests {
         ("openid openid email openid", client, ["openid", "email"]),
         ("  openid   email ", client, ["openid", "email"]),
         ("offline", client, ["offline"]),
+        // docs/reference.md: offline_access is accepted from every client, listed or not.
+        ("openid offline_access", narrow, ["openid", "offline_access"]),
+        ("offline_access", client, ["offline_access"]),
     ] as [(String?, OAuthClient, [String])])
     func granted(requested: String?, client: OAuthClient, expected: [String]) throws {
         #expect(try ScopeRequest.resolve(requested, for: client) == expected)

@@ -205,6 +205,8 @@ struct AppleExchangeEndpointTests {
                 #expect(try await client.postJSON("/auth/apple/exchange", ["id_token": try fixture.apple.identityToken()]).status == .ok)
                 fixture.appleFetcher.setFailing(false)
             }
+            #expect(MetricsExposition.value(fixture.metrics, #"issuer_tokens_issued_total{grant="apple_exchange"}"#) == 9)
+            #expect(MetricsExposition.value(fixture.metrics, #"issuer_jwks_fetches_total{provider="apple"}"#) == 1)
         }
     }
 
@@ -218,6 +220,8 @@ struct AppleExchangeEndpointTests {
                 #expect(response.json["error"] as? String == "temporarily_unavailable")
                 #expect(response.headers[.retryAfter] != nil)
             }
+            #expect(MetricsExposition.value(fixture.metrics, #"issuer_jwks_fetch_failures_total{provider="apple"}"#) == 1)
+            #expect(MetricsExposition.value(fixture.metrics, #"issuer_tokens_issued_total{grant="apple_exchange"}"#) == nil, "nothing issued")
         }
     }
 }

@@ -52,6 +52,14 @@ struct AppleTeamTransferTests {
             let imported = try await transfer.importIdentities(logger: logger)
             #expect(imported.done == 2 && imported.failed == 0)
             #expect(try await AppleTeamTransfer.stages(pool: rig.fixture.pool) == AppleTeamTransfer.Stages(notExported: 0, exported: 0, rekeyed: 3))
+            // The receiving team's relay address, on the identity and on the user, before they sign in again.
+            for (old, address) in [("old.1", "n1@privaterelay.appleid.com"), ("old.2", "n2@privaterelay.appleid.com")] {
+                let row = try #require(try await rig.fixture.pool.query(
+                    "SELECT u.email AS user_email, i.email AS identity_email FROM users u JOIN identities i ON i.user_id = u.id WHERE u.id = $1",
+                    [known[old]!]).single)
+                #expect(try row.decodeIfPresent(String.self, column: "user_email") == address, "\(old)")
+                #expect(try row.decodeIfPresent(String.self, column: "identity_email") == address, "\(old)")
+            }
             try await AppleTestRig.test(rig.fixture) { client in
                 for (old, new) in [("old.1", "new.1"), ("old.2", "new.2")] {
                     let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: new, code: nil)

@@ -126,9 +126,18 @@ struct RefreshGrantTests {
     func expiryAndMaxAge() async throws {
         try await withIssuer(environment: ["ISSUER_REFRESH_TOKEN_TTL": "100", "ISSUER_SESSION_MAX_AGE": "150"]) { fixture in
             try await fixture.test { client in
-                let r0 = try await NativeSignIn.tokens(client, fixture)["refresh_token"] as! String
+                let start = fixture.clock.now.timeIntervalSince1970
+                let first = try await NativeSignIn.tokens(client, fixture)
+                // No token outlives its session: the access token's 15 minutes are cut to the 150 s left.
+                #expect((149...150).contains(first["expires_in"] as? Int ?? 0), "\(first["expires_in"] ?? "none")")
+                let r0 = first["refresh_token"] as! String
                 fixture.clock.advance(by: 90)
-                let r1 = try await RefreshRequest.post(client, r0).json["refresh_token"] as! String
+                let rotated = try await RefreshRequest.post(client, r0).json
+                #expect((59...60).contains(rotated["expires_in"] as? Int ?? 0), "\(rotated["expires_in"] ?? "none")")
+                let claims = try AccessTokenVerifier(configuration: fixture.configuration, clock: fixture.clock)
+                    .verify(rotated["access_token"] as! String, ring: try fixture.ring())
+                #expect(abs(Double(claims.expiresAt) - (start + 150)) <= 1, "the refreshed access token ends with the session")
+                let r1 = rotated["refresh_token"] as! String
                 fixture.clock.advance(by: 61)
                 let late = try await RefreshRequest.post(client, r1)
                 #expect(late.json["error"] as? String == "invalid_grant", "past the session's max age although inside the token's TTL")

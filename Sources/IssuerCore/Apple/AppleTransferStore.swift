@@ -31,14 +31,30 @@ struct AppleTransferStore: Sendable {
             [provider, subject, transferSub, target])
     }
 
-    /// Re-keys the identity exported as `transferSub` to `subject`; false when no such identity
-    /// waits, or another identity has that `sub` already.
+    /// Re-keys the identity exported as `transferSub` to `subject` and the receiving team's relay
+    /// address, in one statement; false when no such identity waits, or another identity has that
+    /// `sub` already. The user's own e-mail follows when it was this identity's old address (the
+    /// sending team's relay, which Apple no longer forwards), so `/userinfo` and refreshed tokens
+    /// carry the new one before the user signs in again; an address another provider gave stays.
     func rekey(transferSub: String, to subject: String, email: String?, now: Date) async throws -> Bool {
-        try await pool.query("""
-            UPDATE identities SET subject = $3, rekeyed_at = $4, email = COALESCE($5, email)
-            WHERE provider = $1 AND transfer_sub = $2 AND rekeyed_at IS NULL
-              AND NOT EXISTS (SELECT 1 FROM identities WHERE provider = $1 AND subject = $3)
-            """, [provider, transferSub, subject, now, email]).affectedRows == 1
+        let row = try await pool.query("""
+            WITH claimed AS (
+                SELECT subject, user_id, email AS old_email FROM identities
+                WHERE provider = $1 AND transfer_sub = $2 AND rekeyed_at IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM identities WHERE provider = $1 AND subject = $3)
+                FOR UPDATE
+            ), rekeyed AS (
+                UPDATE identities i SET subject = $3, rekeyed_at = $4, email = COALESCE($5, i.email)
+                FROM claimed c WHERE i.provider = $1 AND i.subject = c.subject
+                RETURNING i.user_id
+            ), profile AS (
+                UPDATE users u SET email = $5
+                FROM claimed c, rekeyed r
+                WHERE $5::text IS NOT NULL AND u.id = c.user_id AND u.email IS NOT DISTINCT FROM c.old_email
+            )
+            SELECT count(*) AS rekeyed FROM rekeyed
+            """, [provider, transferSub, subject, now, email]).single
+        return try row?.decode(Int.self, column: "rekeyed") == 1
     }
 
     /// How many Apple identities are at each stage.

@@ -20,8 +20,15 @@ public struct ClientRegistry: Sendable, Equatable {
             scopes: ["openid", "email", "profile", "offline_access"]),
     ])
 
-    /// The client a request names when it names none (docs/reference.md, "Native sign-in"): the first one registered.
-    public var defaultClient: OAuthClient { clients[0] }
+    /// The id a native sign-in that names no client signs in to, when it is registered.
+    public static let defaultClientID = "clanboards-mobile"
+
+    /// The client a request names when it names none (docs/reference.md, "Native sign-in"):
+    /// `clanboards-mobile` when it is registered, else the first client of the file, so that a
+    /// registry of other apps still has one.
+    public var defaultClient: OAuthClient {
+        clients.first { $0.clientID == Self.defaultClientID } ?? clients[0]
+    }
 
     private init(uncheckedClients: [OAuthClient]) {
         self.clients = uncheckedClients
