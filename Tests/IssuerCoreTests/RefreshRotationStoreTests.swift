@@ -46,8 +46,14 @@ struct RefreshRotationStoreTests {
              expected: .sessionExpired),
         Case(name: "another client's token is refused before its scope is considered",
              clientID: "other", scopes: ["admin"], expected: .anotherClient),
-        Case(name: "a wider scope is refused before revocation is considered", stored: Stored(revoked: true),
-             scopes: ["admin"], expected: .scopeNotGranted),
+        // A dead session is said first, so that another client or a wider scope on a spent token
+        // means a live session's token was reused (RefreshOutcome calls that theft).
+        Case(name: "a revoked session is refused before a wider scope is considered", stored: Stored(revoked: true),
+             scopes: ["admin"], expected: .revoked),
+        Case(name: "a revoked session is refused before its client is considered", stored: Stored(revoked: true, spent: true),
+             clientID: "other", expected: .revoked),
+        Case(name: "a session past its maximum age is refused before a wider scope", stored: Stored(sessionExpiresIn: 0, spent: true),
+             scopes: ["admin"], expected: .sessionExpired),
     ]
 
     static let pool = Task { () throws -> ConnectionPool in

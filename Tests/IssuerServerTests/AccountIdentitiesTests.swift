@@ -71,6 +71,25 @@ struct AccountIdentitiesTests {
         }
     }
 
+    @Test("a body problem is answered only after the bearer: with a bad bearer an array field is 401, with a good one 400 invalid_request; nothing linked")
+    func bodyAfterBearer() async throws {
+        try await ProviderIssuer.withGoogle { fixture, google, client in
+            let body = ByteBuffer(data: try JSONSerialization.data(withJSONObject: [
+                "provider": ["google"], "id_token": try google.idToken(subject: "g-array"),
+            ]))
+            let bad = try await client.executeRequest(
+                uri: "/account/identities", method: .post, headers: [.authorization: "Bearer garbage", .contentType: "application/json"], body: body)
+            #expect(bad.status == .unauthorized)
+            let apple = try await AppleTestRig.signIn(client, fixture, subject: "link.array", code: nil)
+            let good = try await client.executeRequest(
+                uri: "/account/identities", method: .post,
+                headers: [.authorization: "Bearer \(apple["access_token"] as! String)", .contentType: "application/json"], body: body)
+            #expect(good.status == .badRequest)
+            #expect(good.json["error"] as? String == "invalid_request")
+            #expect(try await fixture.count("identities") == 1)
+        }
+    }
+
     @Test("refused, nothing changed: another user's identity (409 identity_in_use), a second account of one provider (409 provider_already_linked), an access token alone, a token that does not verify")
     func refusals() async throws {
         try await ProviderIssuer.withGoogle { fixture, google, client in

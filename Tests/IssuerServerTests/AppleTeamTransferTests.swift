@@ -49,15 +49,20 @@ struct AppleTeamTransferTests {
                 let response = try await client.postJSON("/auth/apple/exchange", ["id_token": token])
                 #expect(try AppleTestRig.userID(rig.fixture, response.json) == known["old.3"])
             }
+            // old.2's user has no address of its own (as if its Apple identity never shared one).
+            try await rig.fixture.pool.query("UPDATE users SET email = NULL WHERE id = $1", [known["old.2"]!])
             let imported = try await transfer.importIdentities(logger: logger)
             #expect(imported.done == 2 && imported.failed == 0)
             #expect(try await AppleTeamTransfer.stages(pool: rig.fixture.pool) == AppleTeamTransfer.Stages(notExported: 0, exported: 0, rekeyed: 3))
-            // The receiving team's relay address, on the identity and on the user, before they sign in again.
-            for (old, address) in [("old.1", "n1@privaterelay.appleid.com"), ("old.2", "n2@privaterelay.appleid.com")] {
+            // The receiving team's relay address on the identity, and on the user when the old one
+            // was the user's, before they sign in again; a user without an address gets none.
+            for (old, address, userAddress) in [
+                ("old.1", "n1@privaterelay.appleid.com", "n1@privaterelay.appleid.com"), ("old.2", "n2@privaterelay.appleid.com", nil),
+            ] {
                 let row = try #require(try await rig.fixture.pool.query(
                     "SELECT u.email AS user_email, i.email AS identity_email FROM users u JOIN identities i ON i.user_id = u.id WHERE u.id = $1",
                     [known[old]!]).single)
-                #expect(try row.decodeIfPresent(String.self, column: "user_email") == address, "\(old)")
+                #expect(try row.decodeIfPresent(String.self, column: "user_email") == userAddress, "\(old)")
                 #expect(try row.decodeIfPresent(String.self, column: "identity_email") == address, "\(old)")
             }
             try await AppleTestRig.test(rig.fixture) { client in

@@ -32,30 +32,43 @@ struct AppleTransferStore: Sendable {
     }
 
     /// Re-keys the identity exported as `transferSub` to `subject` and the receiving team's relay
-    /// address, in one statement; false when no such identity waits, or another identity has that
+    /// address, in one transaction; false when no such identity waits, or another identity has that
     /// `sub` already. The user's own e-mail follows when it was this identity's old address (the
     /// sending team's relay, which Apple no longer forwards), so `/userinfo` and refreshed tokens
     /// carry the new one before the user signs in again; an address another provider gave stays.
     func rekey(transferSub: String, to subject: String, email: String?, now: Date) async throws -> Bool {
-        let row = try await pool.query("""
+        try await pool.transaction { connection in
+            // The user's row first, the order account deletion locks them in (user, then its
+            // identities by cascade), so that the two never wait on each other in a cycle.
+            try connection.query("""
+                SELECT u.id FROM users u JOIN identities i ON i.user_id = u.id
+                WHERE i.provider = $1 AND i.transfer_sub = $2 AND i.rekeyed_at IS NULL
+                FOR UPDATE OF u
+                """, [provider, transferSub])
+            let row = try connection.query(Self.rekeyStatement, [provider, transferSub, subject, now, email]).single
+            return try row?.decode(Int.self, column: "rekeyed") == 1
+        }
+    }
+
+    /// `$1` provider, `$2` transfer_sub, `$3` the new sub, `$4` now, `$5` the new address or NULL
+    /// (an empty one counts as none). A user without an address gets none from here.
+    static let rekeyStatement = """
             WITH claimed AS (
                 SELECT subject, user_id, email AS old_email FROM identities
                 WHERE provider = $1 AND transfer_sub = $2 AND rekeyed_at IS NULL
                   AND NOT EXISTS (SELECT 1 FROM identities WHERE provider = $1 AND subject = $3)
                 FOR UPDATE
             ), rekeyed AS (
-                UPDATE identities i SET subject = $3, rekeyed_at = $4, email = COALESCE($5, i.email)
+                UPDATE identities i SET subject = $3, rekeyed_at = $4, email = COALESCE(NULLIF($5::text, ''), i.email)
                 FROM claimed c WHERE i.provider = $1 AND i.subject = c.subject
                 RETURNING i.user_id
             ), profile AS (
                 UPDATE users u SET email = $5
                 FROM claimed c, rekeyed r
-                WHERE $5::text IS NOT NULL AND u.id = c.user_id AND u.email IS NOT DISTINCT FROM c.old_email
+                WHERE NULLIF($5::text, '') IS NOT NULL AND u.id = c.user_id AND u.email = c.old_email
             )
             SELECT count(*) AS rekeyed FROM rekeyed
-            """, [provider, transferSub, subject, now, email]).single
-        return try row?.decode(Int.self, column: "rekeyed") == 1
-    }
+            """
 
     /// How many Apple identities are at each stage.
     func stages() async throws -> AppleTeamTransfer.Stages {

@@ -25,9 +25,10 @@ public enum RefreshOutcome: Sendable, Equatable {
         switch record.verdict {
         case .rotated: return .rotated(record)
         case .anotherClient, .scopeNotGranted:
-            // The request's own mistake is reported only for a token that was not spent before the
-            // grace: a spent token presented after it is theft whatever client or scope the
-            // request names, or a thief could dodge the detection by widening the scope.
+            // The session is live (the statement says a revoked or ended one first). The request's
+            // own mistake is reported only for a token not spent before the grace: a spent token
+            // presented after it is theft whatever client or scope the request names, or a thief
+            // could dodge the detection by widening the scope.
             if record.spentAt != nil,
                !isRetry(spentAt: record.spentAt, storedSuccessor: record.successorHash, successorHash: successorHash, now: now, grace: grace) {
                 return .reuse(record)

@@ -28,11 +28,11 @@ public struct RefreshRotationStore: Sendable {
             SELECT r.token_hash, r.session_id, r.generation, r.spent_at, r.successor_hash,
                    s.user_id, s.scope, s.auth_time, s.expires_at AS session_expires_at,
                    CASE
+                       WHEN s.revoked_at IS NOT NULL THEN 'revoked'
+                       WHEN s.expires_at <= $2 THEN 'session_expired'
                        WHEN s.client_id <> $4 THEN 'another_client'
                        WHEN $6::text IS NOT NULL
                             AND NOT string_to_array($6::text, ' ') <@ string_to_array(s.scope, ' ') THEN 'scope_not_granted'
-                       WHEN s.revoked_at IS NOT NULL THEN 'revoked'
-                       WHEN s.expires_at <= $2 THEN 'session_expired'
                        WHEN r.spent_at IS NOT NULL THEN 'spent'
                        WHEN r.expires_at <= $2 THEN 'expired'
                        ELSE 'rotated'

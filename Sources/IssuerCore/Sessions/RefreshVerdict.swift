@@ -3,14 +3,14 @@
 /// rules are checked, because it must decide under the row lock whether to rotate; Swift reads
 /// the verdict and never re-derives it.
 public enum RefreshVerdict: String, Sendable, Equatable, CaseIterable {
-    /// The token was issued to another client.
-    case anotherClient = "another_client"
-    /// The request asks for scopes the session was not granted (RFC 6749 §6).
-    case scopeNotGranted = "scope_not_granted"
     /// The session was revoked.
     case revoked
     /// The session reached `ISSUER_SESSION_MAX_AGE`.
     case sessionExpired = "session_expired"
+    /// The token was issued to another client (of a live session).
+    case anotherClient = "another_client"
+    /// The request asks for scopes the (live) session was not granted (RFC 6749 §6).
+    case scopeNotGranted = "scope_not_granted"
     /// The token was rotated before: a retry or a reuse, for `RefreshOutcome` to tell apart.
     case spent
     /// The token is past its own expiry and was never rotated.

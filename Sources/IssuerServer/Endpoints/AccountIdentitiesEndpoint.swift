@@ -17,10 +17,18 @@ struct AccountIdentitiesEndpoint {
             } catch {
                 parameters = .failure(error)
             }
-            let fields = try? parameters.get()
+            // A body problem (an array where a field is read included) is answered only after the
+            // bearer is checked, as every account endpoint does: it travels with the second proof.
+            let read = parameters.flatMap { fields in
+                Result { () throws(OAuthError) in
+                    (provider: try fields.optional("provider"), idToken: try fields.optional("id_token"), nonce: try fields.optional("nonce"),
+                     authorizationCode: try fields.optional("authorization_code"), refreshToken: try fields.optional("refresh_token"))
+                }
+            }
+            let fields = try? read.get()
             let account = try await identities.link(
-                provider: try fields?.optional("provider") ?? "", idToken: try fields?.optional("id_token"), nonce: try fields?.optional("nonce"),
-                authorizationCode: try fields?.optional("authorization_code"), accessToken: token, body: parameters.flatMap { fields in Result { () throws(OAuthError) in try fields.optional("refresh_token") } }, logger: context.logger)
+                provider: fields?.provider ?? "", idToken: fields?.idToken, nonce: fields?.nonce,
+                authorizationCode: fields?.authorizationCode, accessToken: token, body: read.map(\.refreshToken), logger: context.logger)
             return try AccountEndpoint.account(account)
         }
         routes.add(.accountIdentity) { request, context in
