@@ -38,8 +38,8 @@ struct RevocationEndpointTests {
         }
     }
 
-    @Test("an expired access token still revokes its session: a sign-out after the access token expired ends it")
-    func revokeExpiredAccessToken() async throws {
+    @Test("an expired access token answers 200 and revokes nothing: alone, it has power over the session only while valid")
+    func expiredAccessTokenRevokesNothing() async throws {
         try await withIssuer { fixture in
             try await fixture.test { client in
                 let tokens = try await NativeSignIn.tokens(client, fixture)
@@ -47,7 +47,7 @@ struct RevocationEndpointTests {
                 fixture.clock.advance(by: TimeInterval(tokens["expires_in"] as! Int) + 1)
                 #expect(try await UserInfoRequest.send(client, access).status == .unauthorized, "expired")
                 #expect(try await RevocationRequest.post(client, access).status == .ok)
-                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+                #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).status == .ok, "the session lives on")
             }
         }
     }

@@ -2,10 +2,9 @@ import Foundation
 import Logging
 
 /// RFC 7009 token revocation (docs/reference.md, "Revocation"): a refresh token revokes its whole session; an access
-/// token issued here revokes its session (`sid`), expired or not, as long as its signature and
-/// issuer verify: a sign-out that comes after the access token expired still ends the session.
-/// Unknown, malformed or already revoked tokens, and tokens of another client, are answered
-/// exactly like a success (RFC 7009 §2.2), so the endpoint reveals nothing about tokens it is shown.
+/// token issued here revokes its session (`sid`). Unknown, malformed, expired or already revoked
+/// tokens, and tokens of another client, are answered exactly like a success (RFC 7009 §2.2), so
+/// the endpoint reveals nothing about tokens it is shown.
 public struct TokenRevocation: Sendable {
     private let revocation: SessionRevocationStore
     private let clients: ClientRegistry
@@ -35,7 +34,7 @@ public struct TokenRevocation: Sendable {
                 let revoked = try await revocation.revoke(
                     refreshTokenHash: RefreshToken(value: token).hash, clientID: client.clientID, reason: "revoked by client", at: now)
                 if revoked { logger.info("session revoked by refresh token", metadata: ["client_id": "\(client.clientID)"]) }
-            } else if let claims = try? verifier.verify(token, ring: ring(), evenExpired: true), claims.clientID == client.clientID,
+            } else if let claims = try? verifier.verify(token, ring: ring()), claims.clientID == client.clientID,
                       let sessionID = UUID(uuidString: claims.sessionID) {
                 let revoked = try await revocation.revoke(sessionID: sessionID, clientID: client.clientID, reason: "revoked by client", at: now)
                 if revoked { logger.info("session revoked by access token", metadata: ["sid": "\(claims.sessionID)"]) }

@@ -27,11 +27,7 @@ public struct AccessTokenVerifier: Sendable {
 
     /// The token's claims if it is a valid, unexpired access token of this issuer signed by one of
     /// the ring's published keys (docs/reference.md, "JWKS"); otherwise the reason it is not.
-    /// - Parameter evenExpired: accept a token past its `exp`, for revocation only: an app that
-    ///   signs out after its access token expired still ends the session the token names.
-    public func verify(
-        _ token: some StringProtocol, ring: KeyRing, evenExpired: Bool = false
-    ) throws(AccessTokenVerificationError) -> AccessTokenClaims {
+    public func verify(_ token: some StringProtocol, ring: KeyRing) throws(AccessTokenVerificationError) -> AccessTokenClaims {
         let now = clock.now
         let verified: JWSVerified
         do {
@@ -60,7 +56,7 @@ public struct AccessTokenVerifier: Sendable {
         }
         guard claims.issuer == issuer else { throw .wrongIssuer }
         guard claims.audience == audience else { throw .wrongAudience }
-        guard evenExpired || now < Date(timeIntervalSince1970: TimeInterval(claims.expiresAt)) else { throw .expired }
+        guard now < Date(timeIntervalSince1970: TimeInterval(claims.expiresAt)) else { throw .expired }
         return claims
     }
 }
