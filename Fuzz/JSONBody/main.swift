@@ -12,6 +12,7 @@ public func fuzzJSONBody(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var object: [String: Any] = parsed.values
     for (name, members) in parsed.objects { object[name] = members }
     for name in parsed.malformedObjects { object[name] = ["member": 1] }
+    for name in parsed.arrays { object[name] = ["element"] }
     guard let json = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
         preconditionFailure("parsed parameters cannot be written back: \(parsed)")
     }
