@@ -94,12 +94,12 @@ struct RefreshRotationStoreTests {
             tokenHash: hash, successorHash: successor, clientID: testCase.clientID, requestedScopes: testCase.scopes,
             now: Self.now, successorExpiresAt: Self.now.addingTimeInterval(3_600)))
         #expect(record.verdict == testCase.expected)
-        let successors = try await pool.query("SELECT count(*) FROM refresh_tokens WHERE token_hash = $1", [successor])
-            .single!.decode(Int.self, at: 0)
+        let successors = try await pool.query("SELECT count(*) AS count FROM refresh_tokens WHERE token_hash = $1", [successor])
+            .single!.decode(Int.self, column: "count")
         let after = try await pool.query("SELECT spent_at, successor_hash FROM refresh_tokens WHERE token_hash = $1", [hash]).single
         if testCase.expected == .rotated {
             #expect(successors == 1)
-            #expect(try after?.decodeIfPresent(Date.self, at: 0) == Self.now)
+            #expect(try after?.decodeIfPresent(Date.self, column: "spent_at") == Self.now)
         } else {
             #expect(successors == 0, "a refused refresh stores no successor")
             #expect(after?.values == before?.values, "a refused refresh changes nothing")
@@ -131,7 +131,7 @@ struct RefreshRotationStoreTests {
         #expect(record.verdict == .rotated)
         #expect(try await sessionRow()?.values == before?.values)
         let userID: UUID = try #require(try await pool.query("SELECT user_id FROM sessions WHERE id = $1", [record.sessionID])
-            .single?.decode(at: 0))
+            .single?.decode(column: "user_id"))
         let summary = try #require(try await SessionDirectoryStore(pool: pool).sessions(userID: userID).first)
         #expect(summary.lastUsedAt == later)
         #expect(summary.generation == 1)

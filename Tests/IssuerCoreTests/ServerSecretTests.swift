@@ -26,7 +26,7 @@ struct ServerSecretTests {
                 return try await group.reduce(into: Set<Data>()) { $0.insert($1) }
             }
             #expect(derived.count == 1)
-            #expect(try await pools[0].query("SELECT count(*) FROM server_secret").single!.decode(Int.self, at: 0) == 1)
+            #expect(try await pools[0].query("SELECT count(*) AS count FROM server_secret").single!.decode(Int.self, column: "count") == 1)
         }
     }
 
@@ -39,7 +39,7 @@ struct ServerSecretTests {
                 inputKeyMaterial: SymmetricKey(data: bytes), salt: Data("issuer server secret v1".utf8),
                 info: Data("label".utf8), outputByteCount: 32)
             #expect(secret.key(for: "label") == expected)
-            #expect(try await pool.query("SELECT count(*) FROM server_secret").single!.decode(Int.self, at: 0) == 0)
+            #expect(try await pool.query("SELECT count(*) AS count FROM server_secret").single!.decode(Int.self, column: "count") == 0)
         }
     }
 

@@ -29,9 +29,9 @@ struct SessionJanitorTests {
             #expect(a.sessions + b.sessions == 30)
             #expect(a.refreshTokens + b.refreshTokens == 30)
 
-            let remaining = try await pool.query("SELECT id FROM sessions").rows.map { try $0.decode(UUID.self, at: 0) }
+            let remaining = try await pool.query("SELECT id FROM sessions").rows.map { try $0.decode(UUID.self, column: "id") }
             #expect(Set(remaining) == Set(live))
-            #expect(try await pool.query("SELECT count(*) FROM refresh_tokens").single!.decode(Int.self, at: 0) == 7)
+            #expect(try await pool.query("SELECT count(*) AS count FROM refresh_tokens").single!.decode(Int.self, column: "count") == 7)
             let again = try await janitor.sweep(now: clock.now)
             #expect(again.sessions == 0 && again.refreshTokens == 0, "nothing left to delete")
             // Just past expiry is still inside the safety margin.

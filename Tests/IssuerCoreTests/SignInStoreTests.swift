@@ -17,9 +17,9 @@ struct SignInStoreTests {
                 return try await group.reduce(into: Set<UUID>()) { $0.insert($1) }
             }
             #expect(users.count == 1)
-            #expect(try await pool.query("SELECT count(*) FROM users").single!.decode(Int.self, at: 0) == 1)
-            #expect(try await pool.query("SELECT count(*) FROM identities").single!.decode(Int.self, at: 0) == 1)
-            #expect(try await pool.query("SELECT count(*) FROM sessions").single!.decode(Int.self, at: 0) == 16)
+            #expect(try await pool.query("SELECT count(*) AS count FROM users").single!.decode(Int.self, column: "count") == 1)
+            #expect(try await pool.query("SELECT count(*) AS count FROM identities").single!.decode(Int.self, column: "count") == 1)
+            #expect(try await pool.query("SELECT count(*) AS count FROM sessions").single!.decode(Int.self, column: "count") == 16)
         }
     }
 
@@ -30,21 +30,21 @@ struct SignInStoreTests {
             let store = SignInStore(pool: pool, clock: clock, refreshTokenTTL: .seconds(10_000), sessionMaxAge: .seconds(5_000))
             let signIn = try await store.signIn(SampleSignIn.request(subject: "record.sub", givenName: "Ada"))
             let row = try #require(try await pool.query("""
-                SELECT s.user_id, s.client_id, s.scope, s.nonce, s.auth_time, s.expires_at, s.user_agent, s.client_ip,
-                       r.generation, r.expires_at, r.parent_hash IS NULL
+                SELECT s.user_id, s.client_id, s.scope, s.nonce, s.auth_time, s.expires_at AS session_expires_at, s.user_agent, s.client_ip,
+                       r.generation, r.expires_at AS token_expires_at, r.parent_hash IS NULL AS first_generation
                 FROM sessions s JOIN refresh_tokens r ON r.session_id = s.id WHERE s.id = $1
                 """, [signIn.sessionID]).single)
-            #expect(try row.decode(UUID.self, at: 0) == signIn.user.id)
-            #expect(try row.decode(String.self, at: 1) == "clanboards-mobile")
-            #expect(try row.decode(String.self, at: 2) == "openid email")
-            #expect(try row.decode(String.self, at: 3) == "n")
-            #expect(try row.decode(Date.self, at: 4) == clock.now)
-            #expect(try row.decode(Date.self, at: 5) == clock.now.addingTimeInterval(5_000))
-            #expect(try row.decode(String.self, at: 6) == "Tests/1.0")
-            #expect(try row.decode(String.self, at: 7) == "192.0.2.1")
-            #expect(try row.decode(Int.self, at: 8) == 0)
-            #expect(try row.decode(Date.self, at: 9) == clock.now.addingTimeInterval(5_000), "never past the session's max age")
-            #expect(try row.decode(Bool.self, at: 10))
+            #expect(try row.decode(UUID.self, column: "user_id") == signIn.user.id)
+            #expect(try row.decode(String.self, column: "client_id") == "clanboards-mobile")
+            #expect(try row.decode(String.self, column: "scope") == "openid email")
+            #expect(try row.decode(String.self, column: "nonce") == "n")
+            #expect(try row.decode(Date.self, column: "auth_time") == clock.now)
+            #expect(try row.decode(Date.self, column: "session_expires_at") == clock.now.addingTimeInterval(5_000))
+            #expect(try row.decode(String.self, column: "user_agent") == "Tests/1.0")
+            #expect(try row.decode(String.self, column: "client_ip") == "192.0.2.1")
+            #expect(try row.decode(Int.self, column: "generation") == 0)
+            #expect(try row.decode(Date.self, column: "token_expires_at") == clock.now.addingTimeInterval(5_000), "never past the session's max age")
+            #expect(try row.decode(Bool.self, column: "first_generation"))
             #expect(signIn.user.givenName == "Ada")
         }
     }

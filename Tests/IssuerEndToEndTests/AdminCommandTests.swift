@@ -34,14 +34,14 @@ struct AdminCommandTests {
                 let revoke = try await IssuerCommand.run(["sessions", "revoke", "--session", sid, "--database-url", database], in: directory)
                 #expect(revoke.code == 0, "safe to re-run: \(revoke.output)")
             }
-            let revoked = try await pool.query("SELECT revoked_reason FROM sessions WHERE id = $1", [first.sessionID]).single?.decodeIfPresent(String.self, at: 0)
+            let revoked = try await pool.query("SELECT revoked_reason FROM sessions WHERE id = $1", [first.sessionID]).single?.decodeIfPresent(String.self, column: "revoked_reason")
             #expect(revoked == "revoked by operator")
-            let stillLive = try await pool.query("SELECT revoked_at IS NULL FROM sessions WHERE id = $1", [second.sessionID]).single?.decode(Bool.self, at: 0)
+            let stillLive = try await pool.query("SELECT revoked_at IS NULL AS live FROM sessions WHERE id = $1", [second.sessionID]).single?.decode(Bool.self, column: "live")
             #expect(stillLive == true)
 
             let all = try await IssuerCommand.run(["sessions", "revoke", "--user", sub, "--database-url", database], in: directory)
             #expect(all.output.contains("Revoked 1 session"))
-            #expect(try await pool.query("SELECT count(*) FROM sessions WHERE revoked_at IS NULL").single!.decode(Int.self, at: 0) == 0)
+            #expect(try await pool.query("SELECT count(*) AS count FROM sessions WHERE revoked_at IS NULL").single!.decode(Int.self, column: "count") == 0)
 
             let bad = try await IssuerCommand.run(["users", "show", "not-a-uuid", "--database-url", database], in: directory)
             #expect(bad.code == 2, "a malformed argument is a usage error: \(bad.output)")
@@ -158,7 +158,7 @@ struct AdminCommandTests {
             let counts = try status.json()
             #expect(counts["not_exported"] as? Int == 1 && counts["exported"] as? Int == 1 && counts["rekeyed"] as? Int == 0)
             try await pool.query("UPDATE identities SET transfer_target = 'NEWTEAM123' WHERE subject = '001.t1'")
-            let exportedUser = try #require(try await pool.query("SELECT user_id FROM identities WHERE subject = '001.t1'").single?.decode(UUID.self, at: 0))
+            let exportedUser = try #require(try await pool.query("SELECT user_id FROM identities WHERE subject = '001.t1'").single?.decode(UUID.self, column: "user_id"))
             let show = try await IssuerInvocation.run(["users", "show", exportedUser.uuidString, "--output", "json"], in: directory, environment: environment)
             let identity = try #require((try show.json()["identities"] as? [[String: Any]])?.first)
             #expect(identity["transfer"] as? String == "exported" && identity["transfer_target"] as? String == "NEWTEAM123")

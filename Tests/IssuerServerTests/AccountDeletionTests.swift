@@ -38,15 +38,15 @@ struct AccountDeletionTests {
                 #expect(try await AppleTestRig.heldToken(rig.fixture, userID: try AppleTestRig.userID(rig.fixture, other)) == otherAppleToken)
 
                 let audit = try #require(try await rig.fixture.pool.query(
-                    "SELECT reason, row_to_json(a)::text FROM account_deletions a WHERE user_id = $1", [userID]).single)
-                #expect(try audit.decode(String.self, at: 0) == "user request")
+                    "SELECT reason, row_to_json(a)::text AS json FROM account_deletions a WHERE user_id = $1", [userID]).single)
+                #expect(try audit.decode(String.self, column: "reason") == "user request")
                 let dump = try await AppleTestRig.dump(rig.fixture.pool)
                 for personal in ["gone@privaterelay.appleid.com", "delete.me", appleToken] {
                     for encoding in AppleTestRig.encodings(personal) {
                         #expect(!dump.contains(encoding), "something personal survived the deletion")
                     }
                 }
-                #expect(try audit.decode(String.self, at: 1).contains(userID.uuidString.lowercased()))
+                #expect(try audit.decode(String.self, column: "json").contains(userID.uuidString.lowercased()))
 
                 let again2 = try await AppleTestRig.signIn(client, rig.fixture, subject: "delete.me", code: nil)
                 #expect(try AppleTestRig.userID(rig.fixture, again2) != userID, "a new sign-in is a new user with a new sub")
@@ -283,9 +283,9 @@ struct AccountDeletionTests {
                 """, [now.addingTimeInterval(-ReceivedEventStore.retention.timeInterval - 60), now])
             try await AppleRevocationQueue.prune(pool: fixture.pool, now: now)
             try await ReceivedEventStore.prune(pool: fixture.pool, now: now)
-            let kept = try await fixture.pool.query("SELECT client_id FROM apple_revocations ORDER BY client_id").rows.map { try $0.decode(String.self, at: 0) }
+            let kept = try await fixture.pool.query("SELECT client_id FROM apple_revocations ORDER BY client_id").rows.map { try $0.decode(String.self, column: "client_id") }
             #expect(kept == ["old.pending", "recent.finished"])
-            #expect(try await fixture.pool.query("SELECT jti FROM received_events").rows.map { try $0.decode(String.self, at: 0) } == ["new"])
+            #expect(try await fixture.pool.query("SELECT jti FROM received_events").rows.map { try $0.decode(String.self, column: "jti") } == ["new"])
         }
     }
 }

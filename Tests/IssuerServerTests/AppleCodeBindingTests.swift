@@ -98,7 +98,7 @@ struct AppleCodeBindingTests {
                 #expect(try await AppleTestRig.eventually { rig.apple.state.withLock { $0.tokenRequests } == requestsBefore + 1 })
                 let now = rig.fixture.clock.now
                 #expect(try await rig.fixture.pool.query(
-                    "SELECT count(*) FROM apple_code_redemptions WHERE next_attempt_at > $1", [now]).single?.decode(Int.self, at: 0) == 1,
+                    "SELECT count(*) AS count FROM apple_code_redemptions WHERE next_attempt_at > $1", [now]).single?.decode(Int.self, column: "count") == 1,
                     "only the code being sent is claimed")
                 rig.apple.mode = .unavailable
                 #expect(try await pass.value == 2)

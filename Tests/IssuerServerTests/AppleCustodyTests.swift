@@ -15,7 +15,7 @@ struct AppleCustodyTests {
                 let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: "custody.now", code: code)
                 let userID = try AppleTestRig.userID(rig.fixture, tokens)
                 #expect(try await AppleTestRig.heldToken(rig.fixture, userID: userID) == appleToken)
-                let clientID = try await rig.fixture.pool.query("SELECT client_id FROM apple_tokens").single?.decode(String.self, at: 0)
+                let clientID = try await rig.fixture.pool.query("SELECT client_id FROM apple_tokens").single?.decode(String.self, column: "client_id")
                 #expect(clientID == IssuerTestFixture.bundleID, "client_id is the Apple token's aud")
                 #expect(try await rig.fixture.count("apple_code_redemptions") == 0)
             }

@@ -48,10 +48,10 @@ struct AppleExchangeEndpointTests {
 
                 let stored = try await fixture.pool.query("SELECT token_hash FROM refresh_tokens").rows
                 #expect(stored.count == 1)
-                #expect(try stored[0].decode([UInt8].self, at: 0) == RefreshToken(value: refresh).hash)
+                #expect(try stored[0].decode([UInt8].self, column: "token_hash") == RefreshToken(value: refresh).hash)
                 let leaked = try await fixture.pool.query(
-                    "SELECT count(*) FROM refresh_tokens WHERE encode(token_hash, 'escape') LIKE '%' || $1 || '%'", [refresh])
-                #expect(try leaked.single!.decode(Int.self, at: 0) == 0)
+                    "SELECT count(*) AS count FROM refresh_tokens WHERE encode(token_hash, 'escape') LIKE '%' || $1 || '%'", [refresh])
+                #expect(try leaked.single!.decode(Int.self, column: "count") == 0)
             }
         }
     }
@@ -99,7 +99,7 @@ struct AppleExchangeEndpointTests {
             }
             #expect(try await fixture.count("users") == 2)
             #expect(try await fixture.count("sessions") == 3)
-            let email = try await fixture.pool.query("SELECT email FROM users WHERE given_name = 'Grace'").single?.decodeIfPresent(String.self, at: 0)
+            let email = try await fixture.pool.query("SELECT email FROM users WHERE given_name = 'Grace'").single?.decodeIfPresent(String.self, column: "email")
             #expect(email == "user@privaterelay.appleid.com", "a token without email keeps the stored one")
         }
     }

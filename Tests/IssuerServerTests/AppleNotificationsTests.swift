@@ -41,7 +41,7 @@ struct AppleNotificationsTests {
     }
 
     static func forwarding(_ fixture: IssuerTestFixture, _ userID: UUID) async throws -> String? {
-        try await fixture.pool.query("SELECT email_forwarding FROM users WHERE id = $1", [userID]).single?.decodeIfPresent(String.self, at: 0)
+        try await fixture.pool.query("SELECT email_forwarding FROM users WHERE id = $1", [userID]).single?.decodeIfPresent(String.self, column: "email_forwarding")
     }
 
     @Test("email-disabled and email-enabled are recorded, in both events encodings; an older event never overwrites a newer one", arguments: Encoding.allCases)
@@ -106,7 +106,7 @@ struct AppleNotificationsTests {
                 #expect(try await UserInfoRequest.send(client, tokens["access_token"] as? String).status == .unauthorized)
                 #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
                 #expect(try await UserInfoRequest.send(client, other["access_token"] as? String).status == .ok)
-                let reason = try await fixture.pool.query("SELECT reason FROM account_deletions WHERE user_id = $1", [userID]).single?.decode(String.self, at: 0)
+                let reason = try await fixture.pool.query("SELECT reason FROM account_deletions WHERE user_id = $1", [userID]).single?.decode(String.self, column: "reason")
                 #expect(reason == "apple account deleted")
                 #expect(try await fixture.count("apple_tokens") == 0)
                 #expect(try await fixture.count("apple_revocations") == 0)

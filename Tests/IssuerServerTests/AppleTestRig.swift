@@ -65,17 +65,17 @@ struct AppleTestRig {
     /// The Apple refresh token held for the user, opened with the server secret; nil when none.
     static func heldToken(_ fixture: IssuerTestFixture, userID: UUID) async throws -> String? {
         guard let row = try await fixture.pool.query("SELECT sealed FROM apple_tokens WHERE user_id = $1", [userID]).single else { return nil }
-        return try AppleTokenVault(secret: secret).open(try row.decode(at: 0), kind: .refreshToken, userID: userID)
+        return try AppleTokenVault(secret: secret).open(try row.decode(column: "sealed"), kind: .refreshToken, userID: userID)
     }
 
     /// Every row of every table of the database, as text: what a dump would show.
     static func dump(_ pool: ConnectionPool) async throws -> String {
         let tables = try await pool.query(
-            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename").rows.map { try $0.decode(String.self, at: 0) }
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename").rows.map { try $0.decode(String.self, column: "tablename") }
         var text = ""
         for table in tables {
-            for row in try await pool.query("SELECT row_to_json(t)::text FROM \(table) t").rows {
-                text += try row.decode(String.self, at: 0) + "\n"
+            for row in try await pool.query("SELECT row_to_json(t)::text AS json FROM \(table) t").rows {
+                text += try row.decode(String.self, column: "json") + "\n"
             }
         }
         return text

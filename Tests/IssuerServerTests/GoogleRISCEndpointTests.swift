@@ -190,7 +190,7 @@ struct GoogleRISCEndpointTests {
             #expect(try await !Self.isLive(client, tokens))
             #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
             #expect(try await Self.isLive(client, other))
-            let reason = try await fixture.pool.query("SELECT reason FROM account_deletions WHERE user_id = $1", [userID]).single?.decode(String.self, at: 0)
+            let reason = try await fixture.pool.query("SELECT reason FROM account_deletions WHERE user_id = $1", [userID]).single?.decode(String.self, column: "reason")
             #expect(reason == "google account purged")
             #expect(try await fixture.count("users") == 1)
             #expect(try await fixture.count("identities WHERE subject = 'g-purged'") == 0)

@@ -70,8 +70,8 @@ struct InputBoundsTests {
                 let revoked = try await client.postForm("/oauth2/revoke", [("token", access), ("client_id", "clanboards-mobile")])
                 #expect(revoked.status == .ok)
             }
-            let revokedSessions = try await fixture.pool.query("SELECT count(*) FROM sessions WHERE revoked_at IS NOT NULL")
-            #expect(try revokedSessions.single!.decode(Int.self, at: 0) == 1)
+            let revokedSessions = try await fixture.pool.query("SELECT count(*) AS count FROM sessions WHERE revoked_at IS NOT NULL")
+            #expect(try revokedSessions.single!.decode(Int.self, column: "count") == 1)
         }
     }
 
@@ -87,7 +87,7 @@ struct InputBoundsTests {
                     headers: [.contentType: "application/json", .userAgent: agent], body: ByteBuffer(bytes: body))
                 #expect(response.status == .ok)
             }
-            let stored = try await fixture.pool.query("SELECT user_agent FROM sessions").single!.decode(String.self, at: 0)
+            let stored = try await fixture.pool.query("SELECT user_agent FROM sessions").single!.decode(String.self, column: "user_agent")
             #expect(!stored.containsControlCharacters)
             #expect(stored.hasPrefix("App/1.0 \\u{85}forged"))
             #expect(stored.utf8.count <= 512 + 16)

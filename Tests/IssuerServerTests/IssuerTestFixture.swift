@@ -131,7 +131,7 @@ struct IssuerTestFixture {
     }
 
     func count(_ table: String) async throws -> Int {
-        try await pool.query("SELECT count(*) FROM \(table)").single!.decode(Int.self, at: 0)
+        try await pool.query("SELECT count(*) AS count FROM \(table)").single!.decode(Int.self, column: "count")
     }
 
     /// The ring on disk, as the server loaded it.

@@ -26,12 +26,12 @@ struct RefreshGrantTests {
                 #expect(two.status == .ok)
                 let r2 = try #require(two.json["refresh_token"] as? String)
                 let lineage = try await fixture.pool.query("""
-                    SELECT generation, parent_hash, spent_at IS NOT NULL FROM refresh_tokens ORDER BY generation
+                    SELECT generation, parent_hash, spent_at IS NOT NULL AS spent FROM refresh_tokens ORDER BY generation
                     """).rows
-                #expect(try lineage.map { try $0.decode(Int.self, at: 0) } == [0, 1, 2])
-                #expect(try lineage[1].decode([UInt8].self, at: 1) == RefreshToken(value: r0).hash)
-                #expect(try lineage[2].decode([UInt8].self, at: 1) == RefreshToken(value: r1).hash)
-                #expect(try lineage.map { try $0.decode(Bool.self, at: 2) } == [true, true, false])
+                #expect(try lineage.map { try $0.decode(Int.self, column: "generation") } == [0, 1, 2])
+                #expect(try lineage[1].decode([UInt8].self, column: "parent_hash") == RefreshToken(value: r0).hash)
+                #expect(try lineage[2].decode([UInt8].self, column: "parent_hash") == RefreshToken(value: r1).hash)
+                #expect(try lineage.map { try $0.decode(Bool.self, column: "spent") } == [true, true, false])
                 #expect(RefreshToken(value: r2).hash != RefreshToken(value: r1).hash)
             }
         }
@@ -118,7 +118,7 @@ struct RefreshGrantTests {
                 #expect(String(buffer: metrics.body).contains("issuer_refresh_reuse_detections_total 1"))
             }
             let reason = try await fixture.pool.query("SELECT revoked_reason FROM sessions WHERE revoked_at IS NOT NULL").rows
-            #expect(try reason.map { try $0.decode(String.self, at: 0) } == ["refresh token reuse"])
+            #expect(try reason.map { try $0.decode(String.self, column: "revoked_reason") } == ["refresh token reuse"])
         }
     }
 

@@ -67,7 +67,7 @@ struct RevocationEndpointTests {
                 #expect(try await RevocationRequest.post(client, "x", clientID: "nobody").json["error"] as? String == "invalid_client")
                 #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).status == .ok, "nothing was revoked")
             }
-            #expect(try await fixture.pool.query("SELECT count(*) FROM sessions WHERE revoked_at IS NOT NULL").single!.decode(Int.self, at: 0) == 0)
+            #expect(try await fixture.pool.query("SELECT count(*) AS count FROM sessions WHERE revoked_at IS NOT NULL").single!.decode(Int.self, column: "count") == 0)
         }
     }
 }

@@ -32,10 +32,10 @@ struct SchemaUpgradeTests {
                 VALUES ($1, $2, 'clanboards-mobile', 'openid', $3, $3, $3, $4)
                 """, [sessionID, userID, now, now.addingTimeInterval(3600)])
             try await Migrator(pool: pool).migrate(all)
-            #expect(try await pool.query("SELECT user_id FROM identities WHERE subject = '001.before'").single?.decode(UUID.self, at: 0) == userID)
-            #expect(try await pool.query("SELECT email FROM identities WHERE subject = '001.before'").single?.decodeIfPresent(String.self, at: 0)
+            #expect(try await pool.query("SELECT user_id FROM identities WHERE subject = '001.before'").single?.decode(UUID.self, column: "user_id") == userID)
+            #expect(try await pool.query("SELECT email FROM identities WHERE subject = '001.before'").single?.decodeIfPresent(String.self, column: "email")
                 == "old@example.com", "an identity from before gets its user's e-mail")
-            #expect(try await pool.query("SELECT provider FROM sessions WHERE id = $1", [sessionID]).single?.decodeIfPresent(String.self, at: 0) == nil)
+            #expect(try await pool.query("SELECT provider FROM sessions WHERE id = $1", [sessionID]).single?.decodeIfPresent(String.self, column: "provider") == nil)
         }
 
         // The upgraded database behind a running issuer: the Apple account signs in as the same user.

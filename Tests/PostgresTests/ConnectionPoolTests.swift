@@ -14,8 +14,8 @@ struct ConnectionPoolTests {
             let results = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
                 for i in 0..<200 {
                     group.addTask {
-                        let row = try await pool.query("SELECT $1::int * 2, pg_backend_pid()", [i]).single
-                        return (i, try #require(row).decode(Int.self, at: 0))
+                        let row = try await pool.query("SELECT $1::int * 2 AS doubled, pg_backend_pid() AS pid", [i]).single
+                        return (i, try #require(row).decode(Int.self, column: "doubled"))
                     }
                 }
                 return try await group.reduce(into: [Int: Int]()) { $0[$1.0] = $1.1 }
@@ -23,7 +23,7 @@ struct ConnectionPoolTests {
             #expect(results.count == 200)
             #expect(results.allSatisfy { $0.value == $0.key * 2 })
             let backends = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<40 { group.addTask { try await pool.query("SELECT pg_backend_pid()").single!.decode(at: 0) } }
+                for _ in 0..<40 { group.addTask { try await pool.query("SELECT pg_backend_pid() AS pid").single!.decode(column: "pid") } }
                 return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
             }
             #expect(backends.count <= 4, "a pool of 4 never opens more than 4 connections")
@@ -65,10 +65,10 @@ struct ConnectionPoolTests {
                 for _ in 0..<200 where waiting < sleepers {
                     // pg_locks is cluster-wide and other suites run at once: count this database's waiters.
                     waiting = try await holder.query("""
-                        SELECT count(*) FROM pg_locks
+                        SELECT count(*) AS count FROM pg_locks
                         WHERE locktype = 'advisory' AND NOT granted AND objid = 42
                           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                        """).single!.decode(Int.self, at: 0)
+                        """).single!.decode(Int.self, column: "count")
                     if waiting < sleepers { try await Task.sleep(for: .milliseconds(25)) }
                 }
                 #expect(waiting == sleepers)
@@ -78,7 +78,7 @@ struct ConnectionPoolTests {
                         try await Task.sleep(for: .milliseconds(10))
                         ticks += 1
                     }
-                    let answer = try await pool.query("SELECT 42").single!.decode(Int.self, at: 0)
+                    let answer = try await pool.query("SELECT 42 AS answer").single!.decode(Int.self, column: "answer")
                     order.withLock { $0.append("unrelated work") }
                     return ticks + answer
                 }

@@ -11,9 +11,9 @@ struct EmbeddedPostgresTests {
             let cluster = EmbeddedPostgres(directory: directory, durability: .throwaway)
             try await cluster.startInBackground(database: "issuer")
             try await ConnectionPool(conninfo: cluster.conninfo(database: "issuer"), size: 1).closing { pool in
-                let row = try #require(try await pool.query("SELECT current_user, usesuper FROM pg_user WHERE usename = current_user").single)
-                #expect(try row.decode(String.self, at: 0) == "issuer")
-                #expect(try row.decode(Bool.self, at: 1) == false)
+                let row = try #require(try await pool.query("SELECT current_user AS role_name, usesuper FROM pg_user WHERE usename = current_user").single)
+                #expect(try row.decode(String.self, column: "role_name") == "issuer")
+                #expect(try row.decode(Bool.self, column: "usesuper") == false)
                 try await pool.query("CREATE TABLE survivor (note text)")
                 try await pool.query("INSERT INTO survivor VALUES ('still here')")
             }
@@ -26,7 +26,7 @@ struct EmbeddedPostgresTests {
             let again = EmbeddedPostgres(directory: directory, durability: .throwaway)
             try await again.startInBackground(database: "issuer")
             try await ConnectionPool(conninfo: again.conninfo(database: "issuer"), size: 1).closing { reopened throws in
-                #expect(try await reopened.query("SELECT note FROM survivor").single?.decode(String.self, at: 0) == "still here")
+                #expect(try await reopened.query("SELECT note FROM survivor").single?.decode(String.self, column: "note") == "still here")
             }
             again.stop()
         }
@@ -41,7 +41,7 @@ struct EmbeddedPostgresTests {
             try await guest.startInBackground(database: "issuer")
             guest.stop()
             try await ConnectionPool(conninfo: owner.conninfo(database: "issuer"), size: 1).closing { pool throws in
-                #expect(try await pool.query("SELECT 1").single?.decode(Int.self, at: 0) == 1)
+                #expect(try await pool.query("SELECT 1 AS one").single?.decode(Int.self, column: "one") == 1)
             }
             owner.stop()
             #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("postmaster.pid").path))
@@ -80,7 +80,7 @@ struct EmbeddedPostgresTests {
         #expect(again.directory == cluster.directory)
         try await again.startInBackground(database: "issuer")
         try await ConnectionPool(conninfo: again.conninfo(database: "issuer"), size: 1).closing { reopened throws in
-            #expect(try await reopened.query("SELECT note FROM survivor").single?.decode(String.self, at: 0) == "kept")
+            #expect(try await reopened.query("SELECT note FROM survivor").single?.decode(String.self, column: "note") == "kept")
         }
         again.stop()
         #expect(!FileManager.default.fileExists(atPath: cluster.directory.appendingPathComponent("postmaster.pid").path))

@@ -17,9 +17,9 @@ struct MigratorTests {
             let migrator = Migrator(pool: pool)
             #expect(try await migrator.migrate(migrations).map(\.version) == [1, 2])
             #expect(try await migrator.migrate(migrations).isEmpty)
-            #expect(try await pool.query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 2)
+            #expect(try await pool.query("SELECT count(*) AS count FROM widgets").single!.decode(Int.self, column: "count") == 2)
             let recorded = try await pool.query("SELECT version, checksum FROM schema_migrations ORDER BY version").rows
-            #expect(try recorded.map { try $0.decode(String.self, at: 1) } == migrations.map(\.checksum))
+            #expect(try recorded.map { try $0.decode(String.self, column: "checksum") } == migrations.map(\.checksum))
             let status = try await migrator.status(migrations)
             #expect(status.allSatisfy { $0.appliedAt != nil })
         }
@@ -49,7 +49,7 @@ struct MigratorTests {
                 try await migrator.migrate(edited)
             }
             await #expect(throws: MigrationError.self) { try await migrator.status(edited) }
-            #expect(try await pool.query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 0)
+            #expect(try await pool.query("SELECT count(*) AS count FROM widgets").single!.decode(Int.self, column: "count") == 0)
             #expect("\(MigrationError.checksumMismatch(version: 1, name: "create_widgets"))".contains("changed after it was applied"))
         }
     }
@@ -62,8 +62,8 @@ struct MigratorTests {
                 Migration(version: 2, name: "half", sql: "INSERT INTO widgets VALUES (7); SELECT * FROM no_such_table;"),
             ]
             await #expect(throws: PostgresError.self) { try await Migrator(pool: pool).migrate(broken) }
-            #expect(try await pool.query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 0)
-            let versions = try await pool.query("SELECT version FROM schema_migrations").rows.map { try $0.decode(Int.self, at: 0) }
+            #expect(try await pool.query("SELECT count(*) AS count FROM widgets").single!.decode(Int.self, column: "count") == 0)
+            let versions = try await pool.query("SELECT version FROM schema_migrations").rows.map { try $0.decode(Int.self, column: "version") }
             #expect(versions == [1])
         }
     }
@@ -80,7 +80,7 @@ struct MigratorTests {
                 return try await group.reduce(into: [Int]()) { $0 += $1 }
             }
             #expect(applied.sorted() == [1, 2])
-            #expect(try await pools[0].query("SELECT count(*) FROM widgets").single!.decode(Int.self, at: 0) == 2)
+            #expect(try await pools[0].query("SELECT count(*) AS count FROM widgets").single!.decode(Int.self, column: "count") == 2)
         }
     }
 

@@ -33,7 +33,7 @@ struct ReconnectTests {
                 }
 
                 try await cluster.startInBackground(database: "issuer")
-                let body = try await pool.query("SELECT body FROM notes").single?.decode(String.self, at: 0)
+                let body = try await pool.query("SELECT body FROM notes").single?.decode(String.self, column: "body")
                 #expect(body == "kept across the restart")
                 // Every connection of the pool recovers, not only one.
                 try await withThrowingTaskGroup(of: Void.self) { group in

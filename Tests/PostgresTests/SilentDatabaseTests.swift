@@ -25,7 +25,7 @@ struct SilentDatabaseTests {
             proxy.thaw()
             // Recovered by itself: the same pool answers again, on every connection (each opens a new
             // link). A loaded machine may need more than one try to connect within 2 s.
-            let answer = try await PoolProbe.eventually { try await pool.query("SELECT 42").single?.decode(Int.self, at: 0) }
+            let answer = try await PoolProbe.eventually { try await pool.query("SELECT 42 AS answer").single?.decode(Int.self, column: "answer") }
             #expect(answer == 42)
             try await PoolProbe.eventually { try await PoolProbe.openEveryConnection(pool) }
             #expect(pool.statistics == .init(size: 2, inUse: 0, waiting: 0))
@@ -70,7 +70,7 @@ struct SilentDatabaseTests {
             #expect(pool.statistics == .init(size: 1, inUse: 0, waiting: 0))
 
             proxy.thaw()
-            #expect(try await pool.query("SELECT 7").single?.decode(Int.self, at: 0) == 7)
+            #expect(try await pool.query("SELECT 7 AS seven").single?.decode(Int.self, column: "seven") == 7)
         }
     }
 
@@ -84,7 +84,7 @@ struct SilentDatabaseTests {
                     connection.setting("keepalives"), connection.setting("keepalives_idle"),
                     connection.setting("keepalives_interval"), connection.setting("keepalives_count"),
                     connection.setting("tcp_user_timeout"),
-                    try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0),
+                    try connection.query("SHOW statement_timeout").single?.decode(String.self, column: "statement_timeout"),
                 ]
             }
             #expect(ours == ["1", "5", "1", "5", "10000", "2500ms"])
@@ -99,9 +99,9 @@ struct SilentDatabaseTests {
             let theirs = try await operatorPool.withConnection { connection in
                 [
                     connection.setting("keepalives_idle"), connection.setting("tcp_user_timeout"),
-                    try connection.query("SHOW work_mem").single?.decode(String.self, at: 0),
-                    try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0),
-                    try connection.query("SHOW DateStyle").single?.decode(String.self, at: 0),
+                    try connection.query("SHOW work_mem").single?.decode(String.self, column: "work_mem"),
+                    try connection.query("SHOW statement_timeout").single?.decode(String.self, column: "statement_timeout"),
+                    try connection.query("SHOW DateStyle").single?.decode(String.self, column: "DateStyle"),
                 ]
             }
             #expect(theirs == ["30", "10000", "8MB", "7s", "ISO, MDY"])
@@ -116,11 +116,11 @@ struct SilentDatabaseTests {
 
             let unlimited = try await pool.withConnection(timeLimit: .unlimited) { connection in
                 try connection.query("SELECT pg_sleep(1.5)")
-                return try connection.query("SHOW statement_timeout").single?.decode(String.self, at: 0)
+                return try connection.query("SHOW statement_timeout").single?.decode(String.self, column: "statement_timeout")
             }
             #expect(unlimited == "0")
             // The next caller of that connection has the timeout again.
-            #expect(try await pool.query("SHOW statement_timeout").single?.decode(String.self, at: 0) == "1s")
+            #expect(try await pool.query("SHOW statement_timeout").single?.decode(String.self, column: "statement_timeout") == "1s")
         }
     }
 

@@ -10,14 +10,14 @@ struct ValueCodingTests {
         try await TestCluster.withFreshPool(size: 2) { pool in
             let text = "O'Brien; DROP TABLE x; -- ünïcødé 🍎"
             let row = try #require(try await pool.query(
-                "SELECT $1::text, $2::bigint, $3::int, $4::boolean, $5::boolean, $6::float8",
+                "SELECT $1::text AS text, $2::bigint AS big, $3::int AS small, $4::boolean AS yes, $5::boolean AS no, $6::float8 AS fraction",
                 [text, Int64.max, Int32.min, true, false, 0.25]).single)
-            #expect(try row.decode(String.self, at: 0) == text)
-            #expect(try row.decode(Int64.self, at: 1) == Int64.max)
-            #expect(try row.decode(Int32.self, at: 2) == Int32.min)
-            #expect(try row.decode(Bool.self, at: 3) == true)
-            #expect(try row.decode(Bool.self, at: 4) == false)
-            #expect(try row.decode(Double.self, at: 5) == 0.25)
+            #expect(try row.decode(String.self, column: "text") == text)
+            #expect(try row.decode(Int64.self, column: "big") == Int64.max)
+            #expect(try row.decode(Int32.self, column: "small") == Int32.min)
+            #expect(try row.decode(Bool.self, column: "yes") == true)
+            #expect(try row.decode(Bool.self, column: "no") == false)
+            #expect(try row.decode(Double.self, column: "fraction") == 0.25)
         }
     }
 
@@ -25,10 +25,10 @@ struct ValueCodingTests {
     func bytea() async throws {
         try await TestCluster.withFreshPool(size: 2) { pool in
             let bytes = (0...255).map(UInt8.init) + [0, 0, 255]
-            let row = try #require(try await pool.query("SELECT $1::bytea, octet_length($1::bytea)", [bytes]).single)
-            #expect(try row.decode([UInt8].self, at: 0) == bytes)
-            #expect(try row.decode(Data.self, at: 0) == Data(bytes))
-            #expect(try row.decode(Int.self, at: 1) == bytes.count)
+            let row = try #require(try await pool.query("SELECT $1::bytea AS bytes, octet_length($1::bytea) AS length", [bytes]).single)
+            #expect(try row.decode([UInt8].self, column: "bytes") == bytes)
+            #expect(try row.decode(Data.self, column: "bytes") == Data(bytes))
+            #expect(try row.decode(Int.self, column: "length") == bytes.count)
         }
     }
 
@@ -38,14 +38,14 @@ struct ValueCodingTests {
             let id = UUID()
             let instant = Date(timeIntervalSince1970: 1_795_000_000.123456)
             let row = try #require(try await pool.query(
-                "SELECT $1::uuid, $2::timestamptz, $2::timestamptz + interval '1 day', extract(epoch FROM $2::timestamptz)",
+                "SELECT $1::uuid AS id, $2::timestamptz AS instant, $2::timestamptz + interval '1 day' AS next_day, extract(epoch FROM $2::timestamptz) AS epoch",
                 [id, instant]).single)
-            #expect(try row.decode(UUID.self, at: 0) == id)
-            let decoded = try row.decode(Date.self, at: 1)
+            #expect(try row.decode(UUID.self, column: "id") == id)
+            let decoded = try row.decode(Date.self, column: "instant")
             #expect(abs(decoded.timeIntervalSince1970 - instant.timeIntervalSince1970) < 0.000_002)
-            let nextDay = try row.decode(Date.self, at: 2)
+            let nextDay = try row.decode(Date.self, column: "next_day")
             #expect(abs(nextDay.timeIntervalSince(decoded) - 86_400) < 0.000_002)
-            #expect(abs(try row.decode(Double.self, at: 3) - instant.timeIntervalSince1970) < 0.000_002)
+            #expect(abs(try row.decode(Double.self, column: "epoch") - instant.timeIntervalSince1970) < 0.000_002)
         }
     }
 
@@ -54,9 +54,9 @@ struct ValueCodingTests {
         try await TestCluster.withFreshPool(size: 2) { pool in
             let none: String? = nil
             let row = try #require(try await pool.query("SELECT $1::text, NULL::int", [none]).single)
-            #expect(try row.decodeIfPresent(String.self, at: 0) == nil)
+            #expect(try row.decodeIfPresent(String.self, column: "text") == nil)
             #expect(try row.decodeIfPresent(Int.self, column: "int4") == nil)
-            #expect(throws: PostgresError.self) { try row.decode(Int.self, at: 1) }
+            #expect(throws: PostgresError.self) { try row.decode(Int.self, column: "int4") }
         }
     }
 
@@ -92,7 +92,7 @@ struct ValueCodingTests {
             #expect(failure?.sqlState == .serializationFailure)
             // The connections that saw the error are usable again: the pool rolled back what the
             // failed body left open.
-            #expect(try await pool.query("SELECT count(*) FROM uniques").single!.decode(Int.self, at: 0) == 1)
+            #expect(try await pool.query("SELECT count(*) AS count FROM uniques").single!.decode(Int.self, column: "count") == 1)
         }
     }
 
@@ -110,7 +110,7 @@ struct ValueCodingTests {
                     throw Abort()
                 }
             }
-            let names = try await pool.query("SELECT name FROM events").rows.map { try $0.decode(String.self, at: 0) }
+            let names = try await pool.query("SELECT name FROM events").rows.map { try $0.decode(String.self, column: "name") }
             #expect(names == ["committed"])
         }
     }
@@ -179,7 +179,7 @@ struct ErrorClassificationTests {
                 }
             }
             #expect(error?.isUnavailable == false)
-            #expect(try await pool.query("SELECT 1").single?.decode(Int.self, at: 0) == 1, "the pool recovers")
+            #expect(try await pool.query("SELECT 1 AS one").single?.decode(Int.self, column: "one") == 1, "the pool recovers")
         }
     }
 }
