@@ -35,6 +35,31 @@ struct OpenAPIDocumentTests {
         return operations
     }
 
+    /// "METHOD path" for every operation that documents the response `status` (an eight-space
+    /// `'429':` key under its `responses:`).
+    static func operations(documenting status: Int, in text: String) -> Set<String> {
+        var operations: Set<String> = []
+        var inPaths = false
+        var path: String?
+        var operation: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if !line.hasPrefix(" "), !line.isEmpty, !line.hasPrefix("#") {
+                inPaths = line == "paths:"
+                (path, operation) = (nil, nil)
+                continue
+            }
+            guard inPaths else { continue }
+            if line.hasPrefix("  /"), !line.hasPrefix("   ") {
+                (path, operation) = (key(line.dropFirst(2)), nil)
+            } else if let path, line.hasPrefix("    "), !line.hasPrefix("     "), let method = key(line.dropFirst(4)) {
+                operation = httpMethods.contains(method) ? "\(method.uppercased()) \(path)" : nil
+            } else if let operation, line == "        '\(status)':" {
+                operations.insert(operation)
+            }
+        }
+        return operations
+    }
+
     /// `get` in `get:` or `get: {}`.
     static func key(_ text: Substring) -> String? {
         text.firstIndex(of: ":").map { String(text[..<$0]) }
@@ -50,6 +75,18 @@ struct OpenAPIDocumentTests {
         #expect(!documented.isEmpty)
         #expect(documented.subtracting(served).sorted() == [], "documented but not served")
         #expect(served.subtracting(documented).sorted() == [], "served but not documented")
+    }
+
+    @Test("429 is documented on exactly the rate-limited routes' operations (ISSUER_RATE_LIMIT)")
+    func rateLimitedDocumented() throws {
+        let document = try String(contentsOf: Self.documentFile, encoding: .utf8)
+        let limited = Set(Route.allCases.filter(\.isRateLimited).flatMap { route in
+            route.methods.map { "\($0.rawValue) \(route.registeredPath(prefix: ""))" }
+        })
+        let documented = Self.operations(documenting: 429, in: document)
+        #expect(!limited.isEmpty)
+        #expect(limited.subtracting(documented).sorted() == [], "rate limited but no 429 documented")
+        #expect(documented.subtracting(limited).sorted() == [], "429 documented but not rate limited")
     }
 
     @Test("the reader sees paths and methods, and nothing else")
