@@ -101,6 +101,33 @@ import TestSupport
         }
     }
 
+    /// docs/reference.md, "Signing keys": key files whose `ring.json` was lost are a broken ring, not an empty one, and
+    /// `keys init` makes no second ring over them.
+    @Test(arguments: ["ring.json removed", "ring.json naming no key"])
+    func keyFilesWithoutTheirStateFileAreABrokenRing(how: String) throws {
+        try TestDirectories.withTemporary { directory in
+            _ = try Self.initialized(directory)
+            let store = KeyRingStore(directory: directory)
+            if how == "ring.json removed" {
+                try FileManager.default.removeItem(atPath: store.stateFilePath)
+            } else {
+                try KeyFixtures.writeStateJSON(["version": 1, "keys": [[String: Any]]()], in: directory)
+            }
+            let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+            #expect(before.filter { $0.hasSuffix(".pem") }.count == 2)
+
+            #expect(throws: KeyRingError.brokenRing(directory: directory.path, keyFiles: 2)) { try store.load() }
+            let refused = #expect(throws: KeyRingError.self) {
+                try KeyRotation(store: store, policy: KeyFixtures.policy, clock: ManualClock()).initialize()
+            }
+            #expect(refused == .brokenRing(directory: directory.path, keyFiles: 2))
+            #expect(refused?.description.hasPrefix("broken key ring: ") == true, "named, never \"empty\"")
+            #expect(refused?.description.contains("restore ring.json") == true)
+            let after = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+            #expect(after.filter { $0 != ".ring.lock" } == before.filter { $0 != ".ring.lock" }, "no key and no ring.json written")
+        }
+    }
+
     @Test func keyFileHoldingAnotherKeyIsRejected() throws {
         try TestDirectories.withTemporary { directory in
             let ring = try Self.initialized(directory)

@@ -78,6 +78,25 @@ struct DoctorCommandTests {
         #expect(text.stdout.split(separator: "\n").filter { $0.hasPrefix("fail ") }.count == 3, "\(text.stdout)")
     }
 
+    @Test("key files without their ring.json fail the key ring check as a broken ring, not an empty one to `keys init` (reference: Signing keys)")
+    func brokenKeyRing() async throws {
+        let keys = try TestKeyRing.make()
+        defer { TestDirectories.remove(keys) }
+        try FileManager.default.removeItem(at: keys.appendingPathComponent("ring.json"))
+        let closed = try DoctorSetup.appleKeys(Data())
+        closed.stop()
+        let environment = DoctorSetup.healthy(database: TestCluster.unreachableDatabase, keys: keys, jwksPort: closed.port)
+        let result = try await IssuerInvocation.run(["doctor", "--output", "json", "--timeout", "2"], in: FileManager.default.temporaryDirectory, environment: environment)
+        #expect(result.code == 1)
+        let checks = try #require(try result.json()["checks"] as? [[String: Any]])
+        let ring = try #require(checks.first { $0["name"] as? String == "key ring" })
+        #expect(ring["status"] as? String == "fail")
+        let reason = ring["reason"] as? String ?? ""
+        #expect(reason.hasPrefix("broken key ring: \(keys.path) holds 2 key files but no ring.json"), "\(reason)")
+        #expect(reason.contains("restore ring.json"))
+        #expect(!reason.contains("empty"))
+    }
+
     @Test("Apple answering with something that is not a JWK Set fails the check")
     func appleAnswersGarbage() async throws {
         try await MigratedDatabase.with { database, _ in

@@ -34,7 +34,7 @@ struct KeyRingMonitorTests {
     }
 
     @Test("a ring that vanishes or reads empty under the server is a failed load: the previous ring stays (reference: Faults and bad input)",
-          arguments: ["directory removed", "ring.json removed", "ring.json without keys"])
+          arguments: ["directory removed", "directory emptied", "ring.json removed", "ring.json without keys"])
     func vanishedRing(how: String) throws {
         let directory = try TestKeyRing.make()
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
@@ -46,11 +46,17 @@ struct KeyRingMonitorTests {
 
         switch how {
         case "directory removed": try FileManager.default.removeItem(at: directory)
+        case "directory emptied":
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+                try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            }
         case "ring.json removed": try FileManager.default.removeItem(atPath: store.stateFilePath)
         default: try Data(#"{"version": 1, "keys": []}"#.utf8).write(to: URL(fileURLWithPath: store.stateFilePath))
         }
         let error = monitor.reload()
-        #expect((error as? KeyRingError) == .disappeared(directory: directory.path))
+        // Key files left without a ring.json naming them are a broken ring, not a vanished one (reference: Signing keys).
+        #expect((error as? KeyRingError) == (how.hasPrefix("directory")
+            ? .disappeared(directory: directory.path) : .brokenRing(directory: directory.path, keyFiles: 2)))
         #expect(monitor.current.ring.active?.kid == before.ring.active?.kid)
         #expect(monitor.current.publishedKids == before.publishedKids)
         #expect(monitor.current.jwksBody == before.jwksBody)

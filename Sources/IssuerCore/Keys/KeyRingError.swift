@@ -2,7 +2,9 @@
 /// this; the CLI prints it as its one-line reason, so each case says what is wrong and where.
 ///
 /// Loading never throws for an empty or missing ring directory: that is ``KeyRing/empty``; only
-/// a server already signing with a ring refuses it, as ``disappeared(directory:)``.
+/// a server already signing with a ring refuses it, as ``disappeared(directory:)``. A directory
+/// that still holds key files is not empty, whatever its `ring.json` says: that is
+/// ``brokenRing(directory:keyFiles:)``.
 public enum KeyRingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A non-empty ring without an active key would leave nothing to sign with.
     case noActiveKey
@@ -29,8 +31,19 @@ public enum KeyRingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file system operation failed.
     case io(operation: String, path: String, detail: String)
     /// The ring reads as missing or empty under a server that has one in use (an unmounted
-    /// volume, a deleted `ring.json`): a failed load, not a request to stop signing (docs/reference.md, "Faults and bad input").
+    /// volume, an emptied directory): a failed load, not a request to stop signing (docs/reference.md, "Faults and bad input").
     case disappeared(directory: String)
+    /// The directory holds `keyFiles` key files (`*.pem`) but no `ring.json` naming them: a copy
+    /// or restore that lost the ring's manifest. Never the empty ring, so that nothing offers to
+    /// make a new one over it: a new ring would replace every key verifiers trust
+    /// (docs/reference.md, "Signing keys").
+    case brokenRing(directory: String, keyFiles: Int)
+
+    /// Key files without the `ring.json` that names them (docs/reference.md, "Signing keys"):
+    /// to be restored from a backup, never replaced by a new ring.
+    public var isBroken: Bool {
+        if case .brokenRing = self { true } else { false }
+    }
 
     /// One line an operator can act on (docs/reference.md, "Admin CLI").
     public var description: String {
@@ -61,6 +74,10 @@ public enum KeyRingError: Error, Sendable, Equatable, CustomStringConvertible {
             "key ring: cannot \(operation) \(path): \(detail)"
         case .disappeared(let directory):
             "key ring: \(directory) is missing or holds no ring, but a ring is in use (an unmounted volume?)"
+        case .brokenRing(let directory, let keyFiles):
+            "broken key ring: \(directory) holds \(keyFiles) key \(keyFiles == 1 ? "file" : "files") but no ring.json naming them (the ring's manifest is lost): "
+                + "restore ring.json from the ring's backup (docs/operations.md, \"A ring without its manifest\"); "
+                + "a new ring (`issuer keys init`) would replace every key verifiers trust"
         }
     }
 }

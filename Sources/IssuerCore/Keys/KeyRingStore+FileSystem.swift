@@ -100,6 +100,13 @@ extension KeyRingStore {
         }
     }
 
+    /// How many key files (`<kid>.pem`) the directory holds, whether or not a ring names them; 0
+    /// when it cannot be listed (a missing directory). A writer's temporary files do not count.
+    func keyFileCount() -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
+        return names.filter { $0.hasSuffix(".pem") && !$0.hasPrefix(".") && !$0.contains(Self.temporaryMarker) }.count
+    }
+
     /// Best effort: a file that cannot be deleted is harmless once no ring refers to it.
     func removeFile(_ path: String) {
         unlink(path)

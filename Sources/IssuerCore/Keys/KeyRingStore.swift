@@ -37,19 +37,34 @@ public struct KeyRingStore: Sendable {
         directory.appendingPathComponent(name, isDirectory: false).path
     }
 
-    /// Reads the ring (docs/reference.md, "Signing keys"). A missing directory or missing `ring.json` is the empty ring; any
-    /// other problem throws a ``KeyRingError`` naming it.
+    /// Reads the ring (docs/reference.md, "Signing keys"). A missing directory, or one with neither
+    /// `ring.json` nor key files, is the empty ring; key files without a `ring.json` naming them
+    /// are ``KeyRingError/brokenRing(directory:keyFiles:)``; any other problem throws a
+    /// ``KeyRingError`` naming it.
     ///
     /// A writer may prune a key file between our reading `ring.json` and that key file. So when a
     /// key file is missing, `ring.json` is read again: if it changed, the ring changed under us
-    /// and we start over; if it did not, the key file is truly missing.
+    /// and we start over; if it did not, the key file is truly missing. Likewise a first
+    /// `keys init` puts its key files in place before `ring.json`, so key files without one are
+    /// looked at again once before the ring is called broken.
     public func load() throws -> KeyRing {
         var attempts = 0
         while true {
             attempts += 1
-            guard let stateData = try readFileIfPresent(stateFilePath) else { return .empty }
+            guard let stateData = try readFileIfPresent(stateFilePath) else {
+                let keyFiles = keyFileCount()
+                if keyFiles == 0 { return .empty }
+                if attempts < 10, try readFileIfPresent(stateFilePath) != nil { continue }
+                throw KeyRingError.brokenRing(directory: directory.path, keyFiles: keyFiles)
+            }
             do {
-                return try decodeRing(stateData)
+                let ring = try decodeRing(stateData)
+                if ring.isEmpty {
+                    // A ring.json naming no key beside key files is no more an empty ring than a missing one.
+                    let keyFiles = keyFileCount()
+                    if keyFiles > 0 { throw KeyRingError.brokenRing(directory: directory.path, keyFiles: keyFiles) }
+                }
+                return ring
             } catch KeyRingError.keyFileMissing(let kid, let path) {
                 let again = try readFileIfPresent(stateFilePath)
                 if again == stateData || attempts >= 10 {

@@ -41,7 +41,9 @@ public struct KeyRotation: Sendable {
     }
 
     /// `issuer keys init` (docs/reference.md, "Admin CLI"): creates an active and a next key when the ring is empty, adds
-    /// a next key when only that is missing, and otherwise changes nothing and says so.
+    /// a next key when only that is missing, and otherwise changes nothing and says so. Key files without the `ring.json`
+    /// naming them are not an empty ring: the store's read refuses them (``KeyRingError/brokenRing(directory:keyFiles:)``),
+    /// so no second ring is ever made over existing keys.
     public func initialize() throws -> KeyInitialization {
         try store.modify { ring in
             let now = self.now

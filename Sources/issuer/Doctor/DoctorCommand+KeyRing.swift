@@ -10,6 +10,8 @@ extension DoctorCommand {
         let ring: KeyRing
         do {
             ring = try store.load()
+        } catch let broken as KeyRingError where broken.isBroken {
+            return [.fail("key ring", "\(broken)"), .warn("key rotation", "not checked: no valid ring")]
         } catch {
             return [.fail("key ring", "the ring in \(store.directory.path) is invalid: \(error)"), .warn("key rotation", "not checked: no valid ring")]
         }

@@ -2,7 +2,8 @@ import ArgumentParser
 import IssuerCore
 
 /// `issuer keys init` (docs/reference.md, "Admin CLI"): creates an active and a next key if the ring is empty; on a
-/// non-empty ring it says so and exits 0.
+/// non-empty ring it says so and exits 0. Key files without their `ring.json` (a broken ring) are refused, exit 1: a new
+/// ring over them would replace every key verifiers trust.
 struct KeysInitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
