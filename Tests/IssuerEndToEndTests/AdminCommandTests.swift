@@ -57,6 +57,39 @@ struct AdminCommandTests {
         }
     }
 
+    @Test("a hosted sign-in whose code was never redeemed is no signed-in device: users show and sessions list call it incomplete, not active")
+    func unredeemedHostedSignIn() async throws {
+        try await MigratedDatabase.with { database, pool in
+            let directory = FileManager.default.temporaryDirectory
+            let environment = ["ISSUER_DATABASE_URL": database]
+            let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
+            let identity = ExternalIdentity(provider: "apple", subject: "001.hosted", audience: "com.example.web", email: "hosted@example.com", emailVerified: true)
+            let native = try await store.signIn(SignInRequest(identity: identity, clientID: "clanboards-mobile", scopes: ["openid"]))
+            let hosted = try await store.signIn(
+                SignInRequest(identity: identity, clientID: "clanboards-mobile", scopes: ["openid"]),
+                authorization: AuthorizationRequest(
+                    clientID: "clanboards-mobile", redirectURI: "clanboards://oauthredirect", scopes: ["openid"], state: "s",
+                    codeChallenge: PKCE.challenge(forVerifier: String(repeating: "v", count: 50)), nonce: nil),
+                codeLifetime: .seconds(60), stateHash: Array(repeating: 9, count: 32), stateExpiresAt: Date().addingTimeInterval(600)).signIn
+            let sub = native.user.subject
+            #expect(hosted.user.subject == sub)
+
+            for command in [["users", "show", sub], ["sessions", "list", "--user", sub]] {
+                let result = try await IssuerInvocation.run(command + ["--output", "json"], in: directory, environment: environment)
+                #expect(result.code == 0, "\(result.stderr)")
+                let sessions = try #require(try result.json()["sessions"] as? [[String: Any]])
+                let states = Dictionary(uniqueKeysWithValues: sessions.compactMap { session in
+                    (session["sid"] as? String).map { ($0, session["state"] as? String ?? "?") }
+                })
+                #expect(states == [native.sessionID.uuidString.lowercased(): "active", hosted.sessionID.uuidString.lowercased(): "incomplete"],
+                        "\(command)")
+            }
+            let text = try await IssuerInvocation.run(["users", "show", sub], in: directory, environment: environment)
+            let line = text.stdout.split(separator: "\n").first { $0.contains(hosted.sessionID.uuidString.lowercased()) }
+            #expect(line?.contains("incomplete") == true, "\(text.stdout)")
+        }
+    }
+
     @Test("sessions list and users show --output json: one document with every documented member, null when unset")
     func json() async throws {
         try await MigratedDatabase.with { database, pool in

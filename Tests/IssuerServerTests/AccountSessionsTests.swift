@@ -77,4 +77,37 @@ struct AccountSessionsTests {
             }
         }
     }
+
+    @Test("a hosted sign-in whose code was never redeemed is no device: not listed, not revocable by its sid; once its code is redeemed it is listed")
+    func unredeemedHostedSignIn() async throws {
+        try await HostedFlow.withFixture { fixture in
+            try await fixture.test { client in
+                let subject = "001.devices.hosted"
+                let phone = try await NativeSignIn.tokens(client, fixture, subject: subject)
+                let phoneSID = try AccountRequest.sessionID(fixture, phone)
+                let (state, idToken) = try await HostedFlow.throughApple(client, fixture, subject: subject)
+                let back = try await HostedFlow.callback(client, [("state", state), ("id_token", idToken)])
+                let code = try #require(HostedFlow.query(back.headers[.location])["code"], "\(back.status)")
+                let pending = try await fixture.pool.query(
+                    "SELECT id FROM sessions WHERE user_id = (SELECT user_id FROM sessions WHERE id = $1) AND id <> $1", [try #require(UUID(uuidString: phoneSID))]
+                ).rows.map { try $0.decode(UUID.self, column: "id").uuidString.lowercased() }
+                #expect(pending.count == 1, "the hosted sign-in opened a session for the same user")
+                let hostedSID = try #require(pending.first)
+
+                let listed = try await AccountRequest.send(client, .get, "/account/sessions", phone, withRefresh: false)
+                #expect(listed.status == .ok)
+                #expect(AccountRequest.sessionIDs(listed) == [phoneSID: true], "\(String(buffer: listed.body))")
+                #expect(try await AccountRequest.send(client, .delete, "/account/sessions/\(hostedSID)", phone).status == .notFound)
+
+                let tokens = try await client.postForm("/oauth2/token", [
+                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", HostedFlow.redirectURI),
+                    ("client_id", "clanboards-mobile"), ("code_verifier", HostedFlow.verifier),
+                ])
+                #expect(tokens.status == .ok)
+                #expect(try AccountRequest.sessionID(fixture, tokens.json) == hostedSID)
+                let after = try await AccountRequest.send(client, .get, "/account/sessions", phone, withRefresh: false)
+                #expect(AccountRequest.sessionIDs(after) == [phoneSID: true, hostedSID: false])
+            }
+        }
+    }
 }

@@ -66,7 +66,7 @@ public struct AccountIdentities: Sendable {
         let identity = try await exchange.verifiedIdentity(idToken: idToken, nonce: nonce)
         let outcome: AccountIdentitiesStore.Linked
         do {
-            outcome = try await store.link(identity, userID: proven.userID, now: clock.now)
+            outcome = try await store.link(identity, userID: proven.userID, sessionID: proven.sessionID, now: clock.now)
         } catch {
             throw .storage(error)
         }
@@ -87,6 +87,8 @@ public struct AccountIdentities: Sendable {
         case .providerTaken:
             logger.info("identity link refused: the user has an identity of that provider", metadata: metadata)
             throw OAuthError(.providerAlreadyLinked, "An account of this provider is already linked; unlink it first.")
+        case .sessionEnded:
+            throw SessionProof.sessionEnded
         }
         return try await account(proven, logger: logger)
     }
@@ -97,11 +99,13 @@ public struct AccountIdentities: Sendable {
         let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
         let outcome: AccountIdentitiesStore.Unlinked
         do {
-            outcome = try await store.unlink(provider: provider, userID: proven.userID, now: clock.now)
+            outcome = try await store.unlink(provider: provider, userID: proven.userID, sessionID: proven.sessionID, now: clock.now)
         } catch {
             throw .storage(error)
         }
         switch outcome {
+        case .sessionEnded:
+            throw SessionProof.sessionEnded
         case .notLinked:
             throw OAuthError(.invalidRequest, "No identity of that provider is linked to this user.", status: 404)
         case .lastIdentity:

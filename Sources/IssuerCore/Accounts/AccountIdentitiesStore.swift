@@ -12,6 +12,8 @@ struct AccountIdentitiesStore: Sendable {
         case alreadyLinked
         case inUse
         case providerTaken
+        /// The proving session was no longer live when the link was to be written: nothing changed.
+        case sessionEnded
     }
 
     /// How an unlink ended; `claimed` are Apple tokens to revoke now that they are queued.
@@ -19,6 +21,8 @@ struct AccountIdentitiesStore: Sendable {
         case unlinked(claimed: [AppleRevocationQueue.Claimed])
         case notLinked
         case lastIdentity
+        /// The proving session was no longer live when the unlink was to be written: nothing changed.
+        case sessionEnded
     }
 
     let pool: ConnectionPool
@@ -40,22 +44,25 @@ struct AccountIdentitiesStore: Sendable {
         }
     }
 
-    /// Links `identity` to the user unless it is anyone's already or the user has that provider.
-    func link(_ identity: ExternalIdentity, userID: UUID, now: Date) async throws -> Linked {
+    /// Links `identity` to the user unless it is anyone's already or the user has that provider,
+    /// and only while `sessionID`, the session both proofs named, is live.
+    func link(_ identity: ExternalIdentity, userID: UUID, sessionID: UUID, now: Date) async throws -> Linked {
         for _ in 0..<2 {
             guard let row = try await pool.query("""
-                WITH owner AS (SELECT user_id FROM identities WHERE provider = $2 AND subject = $3),
+                WITH live AS (SELECT \(SessionProofStore.provingSessionIsLive(user: 1, session: 8, now: 5)) AS live),
+                owner AS (SELECT user_id FROM identities WHERE provider = $2 AND subject = $3),
                 sibling AS (SELECT 1 FROM identities WHERE provider = $2 AND user_id = $1),
                 linked AS (
                     INSERT INTO identities (provider, subject, user_id, audience, created_at, last_sign_in_at, email, email_verified)
                     SELECT $2, $3, $1, $4, $5, $5, $6, $7
-                    WHERE NOT EXISTS (SELECT 1 FROM owner) AND NOT EXISTS (SELECT 1 FROM sibling)
+                    WHERE (SELECT live FROM live) AND NOT EXISTS (SELECT 1 FROM owner) AND NOT EXISTS (SELECT 1 FROM sibling)
                     ON CONFLICT DO NOTHING
                     RETURNING 1)
-                SELECT (SELECT user_id FROM owner) AS owner, EXISTS (SELECT 1 FROM sibling) AS provider_taken,
-                       EXISTS (SELECT 1 FROM linked) AS linked
-                """, [userID, identity.provider, identity.subject, identity.audience, now, identity.email, identity.emailVerified]).single
+                SELECT (SELECT live FROM live) AS live, (SELECT user_id FROM owner) AS owner,
+                       EXISTS (SELECT 1 FROM sibling) AS provider_taken, EXISTS (SELECT 1 FROM linked) AS linked
+                """, [userID, identity.provider, identity.subject, identity.audience, now, identity.email, identity.emailVerified, sessionID]).single
             else { break }
+            guard try row.decode(Bool.self, column: "live") else { return .sessionEnded }
             if try row.decode(Bool.self, column: "linked") { return .linked }
             if let owner: UUID = try row.decodeIfPresent(column: "owner") { return owner == userID ? .alreadyLinked : .inUse }
             if try row.decode(Bool.self, column: "provider_taken") { return .providerTaken }
@@ -64,14 +71,20 @@ struct AccountIdentitiesStore: Sendable {
         return .inUse
     }
 
-    /// Unlinks the user's identity of `provider`, never the last one; Apple's tokens held for the
-    /// user are queued for revocation in the same transaction when Apple's identity goes.
-    func unlink(provider: String, userID: UUID, now: Date) async throws -> Unlinked {
+    /// Unlinks the user's identity of `provider`, never the last one, and only while `sessionID`,
+    /// the session both proofs named, is live; Apple's tokens held for the user are queued for
+    /// revocation in the same transaction when Apple's identity goes.
+    func unlink(provider: String, userID: UUID, sessionID: UUID, now: Date) async throws -> Unlinked {
         try await pool.transaction { connection in
-            // Locks the user's identities, so two unlinks at once cannot leave none.
-            let providers = try connection.query(
-                "SELECT provider FROM identities WHERE user_id = $1 FOR UPDATE", [userID]
-            ).rows.map { try $0.decode(String.self, column: "provider") }
+            // Locks the user's identities, so two unlinks at once cannot leave none; and decides,
+            // as account deletion's first statement does, whether the proving session is still live.
+            // A user always has an identity, so no row means the user (and its sessions) are gone.
+            let rows = try connection.query("""
+                SELECT i.provider, \(SessionProofStore.provingSessionIsLive(user: 1, session: 2, now: 3)) AS live
+                FROM identities i WHERE i.user_id = $1 FOR UPDATE OF i
+                """, [userID, sessionID, now]).rows
+            guard let first = rows.first, try first.decode(Bool.self, column: "live") else { return .sessionEnded }
+            let providers = try rows.map { try $0.decode(String.self, column: "provider") }
             guard providers.contains(provider) else { return .notLinked }
             guard providers.count > 1 else { return .lastIdentity }
             try connection.query("DELETE FROM identities WHERE user_id = $1 AND provider = $2", [userID, provider])

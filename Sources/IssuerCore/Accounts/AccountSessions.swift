@@ -38,14 +38,15 @@ public struct AccountSessions: Sendable {
         sessionID: String, accessToken: String, body: Result<String?, OAuthError>, logger: Logger
     ) async throws(OAuthError) {
         let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
-        var revoked = false
+        var revoked: Bool? = false
         if let id = UUID(uuidString: sessionID) {
             do {
-                revoked = try await store.revoke(sessionID: id, userID: proven.userID, now: clock.now)
+                revoked = try await store.revoke(sessionID: id, userID: proven.userID, provingSessionID: proven.sessionID, now: clock.now)
             } catch {
                 throw .storage(error)
             }
         }
+        guard let revoked else { throw SessionProof.sessionEnded }
         guard revoked else { throw OAuthError(.invalidRequest, "No such live session of this user.", status: 404) }
         logger.info("session revoked by its user", metadata: ["sub": "\(proven.userID)", "sid": "\(sessionID.lowercased())"])
     }
@@ -53,12 +54,13 @@ public struct AccountSessions: Sendable {
     /// Revokes every live session of the user but the one both proofs belong to.
     public func revokeOthers(accessToken: String, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
         let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
-        let count: Int
+        let revoked: Int?
         do {
-            count = try await store.revokeOthers(userID: proven.userID, keeping: proven.sessionID, now: clock.now)
+            revoked = try await store.revokeOthers(userID: proven.userID, keeping: proven.sessionID, now: clock.now)
         } catch {
             throw .storage(error)
         }
+        guard let count = revoked else { throw SessionProof.sessionEnded }
         logger.info("sessions revoked by their user: signed out everywhere else", metadata: ["sub": "\(proven.userID)", "count": "\(count)"])
     }
 }

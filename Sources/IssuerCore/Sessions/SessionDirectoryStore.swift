@@ -31,6 +31,9 @@ public struct SessionDirectoryStore: Sendable {
         public var clientIP: String?
         /// The newest refresh token's generation: how many times the session has rotated.
         public var generation: Int
+        /// Whether it ever issued tokens: false for a hosted sign-in whose authorization code was
+        /// never redeemed, which is no signed-in device (docs/reference.md, "Signed-in devices").
+        public var tokensIssued: Bool
     }
 
     /// One provider account linked to a user, with what the provider last said about it
@@ -83,7 +86,8 @@ public struct SessionDirectoryStore: Sendable {
     public func sessions(userID: UUID) async throws -> [SessionSummary] {
         try await pool.query("""
             SELECT s.id, s.client_id, s.scope, s.auth_time, greatest(s.last_used_at, max(r.created_at)) AS last_used_at, s.expires_at,
-                   s.revoked_at, s.revoked_reason, s.user_agent, s.client_ip, coalesce(max(r.generation), 0) AS generation
+                   s.revoked_at, s.revoked_reason, s.user_agent, s.client_ip, coalesce(max(r.generation), 0) AS generation,
+                   \(AccountSessionsStore.tokensIssued) AS tokens_issued
             FROM sessions s LEFT JOIN refresh_tokens r ON r.session_id = s.id
             WHERE s.user_id = $1
             GROUP BY s.id ORDER BY s.created_at DESC
@@ -93,7 +97,8 @@ public struct SessionDirectoryStore: Sendable {
                 authTime: try row.decode(column: "auth_time"), lastUsedAt: try row.decode(column: "last_used_at"),
                 expiresAt: try row.decode(column: "expires_at"), revokedAt: try row.decodeIfPresent(column: "revoked_at"),
                 revokedReason: try row.decodeIfPresent(column: "revoked_reason"), userAgent: try row.decodeIfPresent(column: "user_agent"),
-                clientIP: try row.decodeIfPresent(column: "client_ip"), generation: try row.decode(column: "generation"))
+                clientIP: try row.decodeIfPresent(column: "client_ip"), generation: try row.decode(column: "generation"),
+                tokensIssued: try row.decode(column: "tokens_issued"))
         }
     }
 

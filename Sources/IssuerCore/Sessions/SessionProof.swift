@@ -46,6 +46,11 @@ public struct SessionProof: Sendable {
         self.events = events
     }
 
+    /// What a change answers when the statement that makes it finds the proving session no longer
+    /// live (revoked or ended after the proof was read): nothing changed, and the access token
+    /// proves nothing, as account deletion answers the same race (docs/reference.md, "Two proofs of one session").
+    public static let sessionEnded = OAuthError(.invalidToken, "The access token is invalid.", debug: "session revoked, expired or deleted")
+
     /// The first proof alone, for requests that only read (docs/reference.md, "Signed-in
     /// devices"): the access token's user and session, or `invalid_token`.
     public func bearer(accessToken: String) throws(OAuthError) -> Proven {

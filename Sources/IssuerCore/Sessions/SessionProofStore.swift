@@ -54,6 +54,14 @@ public struct SessionProofStore: SessionProofReading {
         WHERE r.token_hash = $1
         """
 
+    /// SQL that is true while the session numbered by parameter `session` is a live session (not
+    /// revoked, not expired at parameter `now`) of the user numbered by parameter `user`: the
+    /// condition every account change puts in the statement that makes it, so that a session
+    /// revoked between the proof and the change proves nothing (docs/reference.md, "Two proofs of one session").
+    static func provingSessionIsLive(user: Int, session: Int, now: Int) -> String {
+        "EXISTS (SELECT 1 FROM sessions p WHERE p.id = $\(session) AND p.user_id = $\(user) AND p.revoked_at IS NULL AND p.expires_at > $\(now))"
+    }
+
     public func proofRecord(tokenHash: [UInt8], now: Date) async throws -> SessionProofRecord? {
         guard let row = try await pool.query(Self.statement, [tokenHash, now]).single else { return nil }
         let stateText: String = try row.decode(column: "state")

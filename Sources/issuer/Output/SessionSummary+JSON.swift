@@ -2,10 +2,11 @@ import Foundation
 import IssuerCore
 
 extension SessionDirectoryStore.SessionSummary {
-    /// `active`, `expired` or `revoked`: the one place a session's state is derived, for JSON
-    /// (docs/cli.md) and, through `stateDescription(at:)`, for text.
+    /// `active`, `incomplete`, `expired` or `revoked`: the one place a session's state is derived, for JSON
+    /// (docs/cli.md) and, through `stateDescription(at:)`, for text. `incomplete` is a hosted sign-in whose
+    /// code was never redeemed: it issued no token and is no signed-in device (docs/reference.md, "Signed-in devices").
     func state(at now: Date) -> String {
-        revokedAt != nil ? "revoked" : (expiresAt < now ? "expired" : "active")
+        revokedAt != nil ? "revoked" : (expiresAt < now ? "expired" : (tokensIssued ? "active" : "incomplete"))
     }
 
     /// The state as `sessions list` and `users show` print it: a revoked session says when and why.
