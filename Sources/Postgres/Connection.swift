@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,9 +23,12 @@ public final class Connection: @unchecked Sendable {
     var arriving: Result<PostgresResult, any Error>?
     /// Lets a call's deadline take the thread back from a link that went silent.
     let watch = CallWatch()
+    /// Where the server's notices go (`Connection+Notices.swift`).
+    let logger: Logger
 
-    init(parameters: ConnectionParameters) {
+    init(parameters: ConnectionParameters, logger: Logger) {
         self.parameters = parameters
+        self.logger = logger
     }
 
     deinit {
@@ -81,6 +85,7 @@ public final class Connection: @unchecked Sendable {
                 throw PostgresError.unavailable(message.isEmpty ? "cannot connect" : message)
             }
             if polling == PGRES_POLLING_OK {
+                receiveNotices(on: newHandle)
                 handle = newHandle
                 return
             }

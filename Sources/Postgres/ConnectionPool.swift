@@ -103,7 +103,7 @@ public final class ConnectionPool: Sendable {
         self.threadPool = NIOThreadPool(numberOfThreads: size)
         self.threadPool.start()
         let parameters = ConnectionParameters(conninfo: conninfo, statementTimeout: timeout)
-        let connections = (0..<size).map { _ in Connection(parameters: parameters) }
+        let connections = (0..<size).map { _ in Connection(parameters: parameters, logger: logger) }
         self.connections = connections
         self.state = Mutex(State(idle: connections))
         // Weakly held, so that a pool nobody closed still goes away.

@@ -54,18 +54,24 @@ public struct Migrator: Sendable {
     }
 
     /// Every known migration with when it was applied; refuses a changed applied file.
+    ///
+    /// Only reads (docs/reference.md, "Admin CLI"): it creates nothing (a database never migrated
+    /// has every migration pending), takes no lock, so it answers at once while another process
+    /// migrates (each migration commits alone: it sees those committed), and works with a role
+    /// that may only read.
     public func status(_ migrations: [Migration]) async throws -> [Status] {
         let migrations = try Migration.ordered(migrations)
-        return try await pool.withConnection(timeLimit: .unlimited) { connection in
-            try Self.withLock(connection) {
-            let rows = try connection.query("SELECT version, checksum, applied_at FROM schema_migrations").rows
+        return try await pool.withConnection { connection in
+            let exists = try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")
+                .rows.first?.decode(Bool.self, column: "present") ?? false
             var applied: [Int: (String, Date)] = [:]
-            for row in rows {
-                applied[try row.decode(column: "version")] = (try row.decode(column: "checksum"), try row.decode(column: "applied_at"))
+            if exists {
+                for row in try connection.query("SELECT version, checksum, applied_at FROM schema_migrations").rows {
+                    applied[try row.decode(column: "version")] = (try row.decode(column: "checksum"), try row.decode(column: "applied_at"))
+                }
             }
             try Self.verify(migrations, against: applied.mapValues(\.0))
             return migrations.map { Status(migration: $0, appliedAt: applied[$0.version]?.1) }
-            }
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Postgres
+@testable import Postgres
 import Testing
 import TestSupport
 
@@ -34,6 +34,45 @@ struct MigratorTests {
             #expect(status.map { $0.appliedAt != nil } == [true, false])
             #expect(try await migrator.migrate(migrations).map(\.version) == [2])
         }
+    }
+
+    @Test("status only reads: on a fresh database it creates nothing, it answers while another process holds the migration lock, and a read-only role may ask")
+    func statusOnlyReads() async throws {
+        try await TestCluster.withFreshPool { pool in
+            let migrator = Migrator(pool: pool)
+            #expect(try await migrator.status(migrations).allSatisfy { $0.appliedAt == nil })
+            let table = try await pool.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present").single
+            #expect(try table?.decode(Bool.self, column: "present") == false, "status created schema_migrations")
+            try await migrator.migrate([migrations[0]])
+            // Another process migrating holds the advisory lock for as long as it takes.
+            try await pool.withConnection { connection in
+                try connection.query("SELECT pg_advisory_lock($1)", [Migrator.advisoryLockKey])
+            }
+            let status = try await ConnectionPool(conninfo: try await Self.readOnlyConninfo(pool), size: 1, timeout: .seconds(10))
+                .closing { reader in try await Migrator(pool: reader).status(migrations) }
+            #expect(status.map { $0.appliedAt != nil } == [true, false])
+        }
+    }
+
+    /// A role that may only read the pool's database, and a connection string for it: made by
+    /// the cluster's superuser (the issuer's own role may not create roles), over the same socket.
+    static func readOnlyConninfo(_ pool: ConnectionPool) async throws -> String {
+        let role = "reader_" + UUID().uuidString.prefix(8).lowercased()
+        let database = try #require(try await pool.query("SELECT current_database() AS name").single?.decode(String.self, column: "name"))
+        let host = try #require(try await pool.withConnection { $0.setting("host") })
+        let port = try await pool.withConnection { $0.setting("port") } ?? "5432"
+        let server = "host=\(host) port=\(port) dbname=\(database)"
+        try await ConnectionPool(conninfo: server + " user=postgres", size: 1).closing { superuser in
+            try await superuser.withConnection { connection in
+                try connection.execute("""
+                    CREATE ROLE \(role) LOGIN;
+                    GRANT CONNECT ON DATABASE \(database) TO \(role);
+                    GRANT USAGE ON SCHEMA public TO \(role);
+                    GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(role);
+                    """)
+            }
+        }
+        return server + " user=\(role)"
     }
 
     @Test("an applied migration whose file changed is refused, and nothing else is applied")
