@@ -79,7 +79,7 @@ struct IssuerServices: Sendable {
         var providerExchanges: [IdentityExchange] = []
         var hostedProviders: [HostedProvider] = []
         for settings in configuration.providers.providers {
-            let endpoints = ProviderEndpoints(settings: settings, fetcher: dependencies.jwksFetcher, clock: clock)
+            let endpoints = ProviderEndpoints(settings: settings, fetcher: dependencies.jwksFetcher, clock: clock, logger: logger)
             let keys = RemoteJWKSCache(
                 source: settings.jwksURI?.absoluteString ?? "the jwks_uri of \(settings.issuer)",
                 locate: { try await endpoints.resolve().jwksURI }, fetcher: dependencies.jwksFetcher, clock: clock, logger: logger,

@@ -22,6 +22,6 @@ extension ServerMetrics: AccountEvents {
     public func identityLinked(provider: String, by: String) { recordIdentityLink(provider: provider, by: by) }
     /// `issuer_identity_unlinks_total{provider}`.
     public func identityUnlinked(provider: String) { recordIdentityUnlink(provider: provider) }
-    /// `issuer_jwks_fetches_total{provider}` and `issuer_jwks_fetch_failures_total{provider}`.
-    public func keysFetched(keys: String, succeeded: Bool) { recordJWKSFetch(provider: keys, succeeded: succeeded) }
+    /// `issuer_jwks_fetches_total{provider}` and `issuer_jwks_fetch_failures_total{provider,reason}`.
+    public func keysFetched(keys: String, failure: RemoteFetchFailure?) { recordJWKSFetch(provider: keys, failure: failure) }
 }

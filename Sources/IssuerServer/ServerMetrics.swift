@@ -1,3 +1,4 @@
+import IssuerCore
 import Postgres
 import Prometheus
 import Synchronization
@@ -72,11 +73,13 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    /// Counts a fetch of a provider's JWKS and whether it failed (docs/reference.md, "Operations").
-    func recordJWKSFetch(provider: String, succeeded: Bool) {
+    /// Counts a fetch of a provider's JWKS and, when it failed, why: `reason` is one of the closed
+    /// set of `RemoteFetchFailure`, never a URL or a remote party's words (docs/reference.md, "Operations").
+    func recordJWKSFetch(provider: String, failure: RemoteFetchFailure?) {
         count("jwks", "fetches", "Fetches of identity providers' JWKS", [("provider", provider)])
-        if !succeeded {
-            count("jwks", "fetch_failures", "Failed fetches of identity providers' JWKS", [("provider", provider)])
+        if let failure {
+            count("jwks", "fetch_failures", "Failed fetches of identity providers' JWKS (their discovery documents' included), by reason",
+                  [("provider", provider), ("reason", failure.rawValue)])
         }
     }
 

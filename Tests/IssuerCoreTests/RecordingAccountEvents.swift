@@ -20,5 +20,5 @@ final class RecordingAccountEvents: AccountEvents {
     func signIn(provider: String, flow: String, outcome: String) { record("sign_in:\(provider):\(flow):\(outcome)") }
     func identityLinked(provider: String, by: String) { record("identity_linked:\(provider):\(by)") }
     func identityUnlinked(provider: String) { record("identity_unlinked:\(provider)") }
-    func keysFetched(keys: String, succeeded: Bool) { record("keys_fetched:\(keys):\(succeeded)") }
+    func keysFetched(keys: String, failure: RemoteFetchFailure?) { record("keys_fetched:\(keys):\(failure?.rawValue ?? "ok")") }
 }

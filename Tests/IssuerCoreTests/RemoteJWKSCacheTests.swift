@@ -136,6 +136,35 @@ struct RemoteJWKSCacheTests {
         await #expect(throws: RemoteJWKSError.unknownKey) { try await cache.key(kid: "hmac") }
     }
 
+    @Test("a failed fetch is counted and thrown with its reason, never only 'unavailable'", arguments: [
+        ("<html>maintenance</html>", "not_json"), (#"{"keys": {}}"#, "not_json"), (#"{"keys": []}"#, "incomplete"),
+    ])
+    func failureReason(body: String, reason: String) async throws {
+        let events = RecordingAccountEvents()
+        let cache = RemoteJWKSCache(url: url, fetcher: StubJWKSFetcher(body: Data(body.utf8)), clock: clock, name: "apple", events: events)
+        for _ in 0..<2 {
+            let error = await #expect(throws: RemoteJWKSError.self) { try await cache.key(kid: apple.currentKid) }
+            guard case .unavailable(let why) = error else { Issue.record("expected unavailable, got \(String(describing: error))"); continue }
+            #expect(why.contains(reason), "the paused caller is told the last reason too: \(why)")
+        }
+        #expect(events.events == ["keys_fetched:apple:\(reason)"])
+    }
+
+    @Test("keys found through a discovery document that names another issuer: counted as issuer_mismatch")
+    func discoveryReason() async throws {
+        let events = RecordingAccountEvents()
+        let settings = ProviderSettings(id: "corp", kind: .oidc, issuer: "https://id.example.com", nativeAudiences: ["a"])
+        let discovery = StubJWKSFetcher(body: Data(#"{"issuer": "https://evil.example", "jwks_uri": "https://evil.example/keys"}"#.utf8))
+        let endpoints = ProviderEndpoints(settings: settings, fetcher: discovery, clock: clock)
+        let cache = RemoteJWKSCache(
+            source: "the jwks_uri of corp", locate: { try await endpoints.resolve().jwksURI }, fetcher: StubJWKSFetcher(serving: apple),
+            clock: clock, name: "corp", events: events)
+        let error = await #expect(throws: RemoteJWKSError.self) { try await cache.key(kid: apple.currentKid) }
+        guard case .unavailable(let why) = error else { Issue.record("expected unavailable, got \(String(describing: error))"); return }
+        #expect(why.contains("issuer_mismatch") && why.contains("names another issuer"), "\(why)")
+        #expect(events.events == ["keys_fetched:corp:issuer_mismatch"])
+    }
+
     @Test("Cache-Control max-age parsing", arguments: [
         ("public, max-age=3600", Optional(3600)), ("max-age=\"60\"", Optional(60)), ("no-store", Optional(0)),
         ("private", nil), (nil, nil),

@@ -17,7 +17,7 @@ struct RemoteURLConfigurationTests {
     }
 
     @Test("Refused, naming the setting", arguments: settings, [
-        "http://appleid.apple.com/auth/keys", "http://10.0.0.1/keys", "http://[::2]/keys", "http://localhost.example.com/keys",
+        "http://appleid.apple.com/auth/keys", "http://10.0.0.1/keys", "http://[::2]/keys", "http://localhost.example.com/keys", "http://evil.localhost/keys",
         "http://128.0.0.1/keys", "http://0.0.0.0/keys", "ftp://127.0.0.1/keys",
     ])
     func refused(setting: String, url: String) {
@@ -29,7 +29,7 @@ struct RemoteURLConfigurationTests {
     }
 
     @Test("Loopback hosts", arguments: [
-        ("http://127.0.0.1/", true), ("http://localhost./", true), ("http://a.localhost/", true), ("http://[::1]/", true),
+        ("http://127.0.0.1/", true), ("http://localhost./", true), ("http://a.localhost/", false), ("http://[::1]/", true),
         ("http://[::ffff:127.0.0.1]/", true), ("http://127.0.0.1.nip.io/", false), ("http://2130706433/", false),
         ("https://anything.example/", true), ("https:///nohost", false), ("file:///etc/passwd", false),
     ])

@@ -220,7 +220,7 @@ struct AppleExchangeEndpointTests {
                 #expect(response.json["error"] as? String == "temporarily_unavailable")
                 #expect(response.headers[.retryAfter] != nil)
             }
-            #expect(MetricsExposition.value(fixture.metrics, #"issuer_jwks_fetch_failures_total{provider="apple"}"#) == 1)
+            #expect(MetricsExposition.value(fixture.metrics, "issuer_jwks_fetch_failures_total", labels: [#"provider="apple""#]) == 1)
             #expect(MetricsExposition.value(fixture.metrics, #"issuer_tokens_issued_total{grant="apple_exchange"}"#) == nil, "nothing issued")
         }
     }

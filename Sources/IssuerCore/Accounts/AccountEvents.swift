@@ -28,8 +28,8 @@ public protocol AccountEvents: Sendable {
     /// An identity was unlinked by its user.
     func identityUnlinked(provider: String)
     /// A provider's key set was fetched (`RemoteJWKSCache`); `keys` names whose (`apple`, a
-    /// provider id, `google_risc`).
-    func keysFetched(keys: String, succeeded: Bool)
+    /// provider id, `google_risc`); `failure` says why it failed, nil when it did not.
+    func keysFetched(keys: String, failure: RemoteFetchFailure?)
 }
 
 /// Counts nothing: for tools and tests that do not expose metrics.
@@ -57,5 +57,5 @@ public struct UncountedAccountEvents: AccountEvents {
     /// Not counted.
     public func identityUnlinked(provider: String) {}
     /// Not counted.
-    public func keysFetched(keys: String, succeeded: Bool) {}
+    public func keysFetched(keys: String, failure: RemoteFetchFailure?) {}
 }

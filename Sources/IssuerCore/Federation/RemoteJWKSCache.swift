@@ -7,7 +7,8 @@ import Logging
 /// started in the last 30 s; one fetch however many requests wait for it; keys served stale for
 /// up to 7 days while the provider is unreachable; with nothing cached, failed fetches pause the
 /// next (`ColdFetchBackoff`). Malformed members, and keys other than RSA or P-256, are
-/// skipped, not fatal.
+/// skipped, not fatal. A failed fetch keeps its reason (`RemoteFetchFailure`, the discovery
+/// document's own when that is what failed) in the log line, the metric and the error.
 ///
 /// Nothing here is Apple-specific: another OpenID provider is another instance with its URL.
 public actor RemoteJWKSCache {
@@ -33,6 +34,8 @@ public actor RemoteJWKSCache {
     private var lastFetchStarted: Date?
     private var inFlight: Task<Snapshot, any Error>?
     private var backoff = ColdFetchBackoff()
+    /// Why the last fetch failed, for the callers that a pause keeps from fetching again.
+    private var lastFailure: String?
 
     /// - Parameters:
     ///   - name: whose keys these are, as `events` are told of every fetch (for metrics).
@@ -69,10 +72,10 @@ public actor RemoteJWKSCache {
             // Nothing cached: every caller waits on the one fetch in flight, whatever its age;
             // after failures, a new one starts only once the pause is over.
             guard inFlight != nil || backoff.allows(at: now) else {
-                throw .unavailable("keys at \(source) could not be fetched; not tried again yet")
+                throw .unavailable("keys at \(source) could not be fetched (\(lastFailure ?? "failed")); not tried again yet")
             }
             let fetched: Snapshot
-            do { fetched = try await refresh() } catch { throw .unavailable("\(error)") }
+            do { fetched = try await refresh() } catch { throw .unavailable("\(RemoteFetchFailure(of: error).rawValue): \(error)") }
             return try Self.lookup(kid, in: fetched)
         }
         let coolingDown = lastFetchStarted.map { now.timeIntervalSince($0) < policy.refetchCooldown.timeInterval } ?? false
@@ -90,7 +93,7 @@ public actor RemoteJWKSCache {
         if let latest = snapshot, now.timeIntervalSince(latest.fetchedAt) <= policy.staleLimit.timeInterval {
             return try Self.lookup(kid, in: latest)
         }
-        throw .unavailable("keys at \(source) are unreachable and the cached ones are too old")
+        throw .unavailable("keys at \(source) could not be fetched (\(lastFailure ?? "not tried again yet")) and the cached ones are too old")
     }
 
     private static func lookup(_ kid: String?, in snapshot: Snapshot) throws(RemoteJWKSError) -> JWSVerificationKey {
@@ -119,16 +122,30 @@ public actor RemoteJWKSCache {
         do {
             let url = try await locate()
             let document = try await fetcher.fetchJWKS(from: url)
-            let keys = try JWKS.verificationKeys(fromJSON: document.body)
-            guard !keys.isEmpty else { throw RemoteJWKSError.unavailable("the key set has no usable RS256 or ES256 key") }
+            let keys: [String: JWSVerificationKey]
+            do {
+                keys = try JWKS.verificationKeys(fromJSON: document.body)
+            } catch {
+                throw Failure(reason: .notJSON, description: "the body is not a JWK Set")
+            }
+            guard !keys.isEmpty else { throw Failure(reason: .incomplete, description: "the key set has no usable RS256 or ES256 key") }
             let now = clock.now
-            events.keysFetched(keys: name, succeeded: true)
+            events.keysFetched(keys: name, failure: nil)
             logger.debug("fetched JWKS", metadata: ["url": "\(url.absoluteString)", "keys": "\(keys.count)"])
             return Snapshot(keys: keys, fetchedAt: now, freshUntil: now.addingTimeInterval(policy.lifetime(maxAge: document.maxAge).timeInterval))
         } catch {
-            events.keysFetched(keys: name, succeeded: false)
-            logger.warning("JWKS fetch failed", metadata: ["url": "\(source)", "error": "\(error)"])
+            let reason = RemoteFetchFailure(of: error)
+            lastFailure = "\(reason.rawValue): \(error)"
+            events.keysFetched(keys: name, failure: reason)
+            logger.warning("JWKS fetch failed", metadata: ["url": "\(source)", "reason": "\(reason.rawValue)", "error": "\(error)"])
             throw error
         }
+    }
+
+    /// A fetched body that is not a usable key set.
+    private struct Failure: RemoteFetchFailureReporting, CustomStringConvertible {
+        let reason: RemoteFetchFailure
+        let description: String
+        var fetchFailure: RemoteFetchFailure { reason }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Where a provider's keys and endpoints are (docs/reference.md, "Google and other OpenID
 /// providers"): the configured URLs, and for the rest the provider's discovery document
@@ -6,7 +7,9 @@ import Foundation
 /// time, `Cache-Control` within bounds, served stale while the provider is unreachable, failed
 /// fetches with nothing cached pausing the next, `ColdFetchBackoff`). The
 /// document's `issuer` must be the configured one (§4.3), and every URL in it `https` (plain
-/// `http` only to loopback), or it is not used.
+/// `http` to loopback only when the configured issuer is loopback, `URL.mayBeNamed(byDocumentOf:)`),
+/// or it is not used. A failed fetch keeps its reason (`RemoteFetchFailure`): logged here, and
+/// thrown to whoever asked.
 public actor ProviderEndpoints {
     /// The URLs a sign-in needs.
     public struct Resolved: Sendable, Equatable {
@@ -16,24 +19,35 @@ public actor ProviderEndpoints {
     }
 
     /// Why the endpoints are not known.
-    public struct Unavailable: Error, CustomStringConvertible {
+    public struct Unavailable: RemoteFetchFailureReporting, CustomStringConvertible {
+        /// Which of the reasons logs, metrics and `issuer doctor` name.
+        public let reason: RemoteFetchFailure
         public let description: String
+
+        public var fetchFailure: RemoteFetchFailure { reason }
     }
 
     private let settings: ProviderSettings
     private let fetcher: any JWKSFetcher
     private let policy: RemoteJWKSPolicy
     private let clock: any WallClock
+    private let logger: Logger
     private var cached: (resolved: Resolved, fetchedAt: Date, freshUntil: Date)?
     private var lastFetchStarted: Date?
     private var inFlight: Task<Resolved, any Error>?
     private var backoff = ColdFetchBackoff()
+    /// Why the last fetch failed, for the callers that a pause keeps from fetching again.
+    private var lastFailure: Unavailable?
 
-    public init(settings: ProviderSettings, fetcher: any JWKSFetcher, policy: RemoteJWKSPolicy = RemoteJWKSPolicy(), clock: any WallClock) {
+    public init(
+        settings: ProviderSettings, fetcher: any JWKSFetcher, policy: RemoteJWKSPolicy = RemoteJWKSPolicy(), clock: any WallClock,
+        logger: Logger = Logger(label: "issuer.discovery")
+    ) {
         self.settings = settings
         self.fetcher = fetcher
         self.policy = policy
         self.clock = clock
+        self.logger = logger
     }
 
     /// Whether everything is configured, so the discovery document is never fetched.
@@ -49,9 +63,19 @@ public actor ProviderEndpoints {
         if let cached, now < cached.freshUntil { return cached.resolved }
         let coolingDown = lastFetchStarted.map { now.timeIntervalSince($0) < policy.refetchCooldown.timeInterval } ?? false
         let mayFetch = cached == nil ? inFlight != nil || backoff.allows(at: now) : !coolingDown
-        if mayFetch, let fetched = try? await refresh() { return fetched }
+        var failure: Unavailable?
+        if mayFetch {
+            do { return try await refresh() } catch { failure = Self.unavailable(error) }
+        }
         if let cached, now.timeIntervalSince(cached.fetchedAt) <= policy.staleLimit.timeInterval { return cached.resolved }
-        throw Unavailable(description: "the discovery document of \(settings.issuer) is unreachable")
+        if let failure { throw failure }
+        throw Unavailable(
+            reason: lastFailure?.reason ?? .other,
+            description: "\(lastFailure?.description ?? "the discovery document of \(settings.issuer) could not be fetched"); not tried again yet")
+    }
+
+    private static func unavailable(_ error: any Error) -> Unavailable {
+        error as? Unavailable ?? Unavailable(reason: RemoteFetchFailure(of: error), description: "\(error)")
     }
 
     private func refresh() async throws -> Resolved {
@@ -64,13 +88,28 @@ public actor ProviderEndpoints {
             return try await task.value
         } catch {
             backoff.failed(at: clock.now, policy: policy)
-            throw error
+            let failure = Self.unavailable(error)
+            lastFailure = failure
+            logger.warning("discovery document fetch failed", metadata: [
+                "provider": "\(settings.id)", "url": "\(settings.discoveryURL?.absoluteString ?? settings.issuer)",
+                "reason": "\(failure.reason.rawValue)", "error": "\(failure.description)",
+            ])
+            throw failure
         }
     }
 
     private func fetch() async throws -> Resolved {
-        guard let url = settings.discoveryURL else { throw Unavailable(description: "no discovery URL for \(settings.issuer)") }
-        let document = try await fetcher.fetchJWKS(from: url)
+        guard let url = settings.discoveryURL else {
+            throw Unavailable(reason: .other, description: "no discovery URL for \(settings.issuer)")
+        }
+        let document: JWKSDocument
+        do {
+            document = try await fetcher.fetchJWKS(from: url)
+        } catch {
+            throw Unavailable(
+                reason: RemoteFetchFailure(of: error),
+                description: "the discovery document at \(url.absoluteString) could not be fetched: \(error)")
+        }
         let resolved = try Self.resolved(document.body, settings: settings)
         let now = clock.now
         cached = (resolved, now, now.addingTimeInterval(policy.lifetime(maxAge: document.maxAge).timeInterval))
@@ -80,20 +119,24 @@ public actor ProviderEndpoints {
     /// The URLs of a discovery document, configured ones first.
     static func resolved(_ body: Data, settings: ProviderSettings) throws -> Resolved {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-            throw Unavailable(description: "the discovery document is not a JSON object")
+            throw Unavailable(reason: .notJSON, description: "the discovery document of \(settings.issuer) is not a JSON object")
         }
         guard object["issuer"] as? String == settings.issuer else {
-            throw Unavailable(description: "the discovery document names another issuer")
+            throw Unavailable(reason: .issuerMismatch, description: "the discovery document of \(settings.issuer) names another issuer")
         }
+        // The configured issuer, not the document, decides whether loopback `http` is allowed.
+        let issuer = URL(string: settings.issuer)
         func url(_ name: String) throws -> URL? {
             guard let text = object[name] as? String else { return nil }
-            guard let url = URL(string: text), url.isSecureOrLoopback else {
-                throw Unavailable(description: "the discovery document's \(name) is not https")
+            guard let url = URL(string: text), let issuer, url.mayBeNamed(byDocumentOf: issuer) else {
+                throw Unavailable(
+                    reason: .insecureURL,
+                    description: "the discovery document of \(settings.issuer) names a \(name) that is not https: \(text)")
             }
             return url
         }
         guard let jwksURI = try settings.jwksURI ?? url("jwks_uri") else {
-            throw Unavailable(description: "the discovery document has no jwks_uri")
+            throw Unavailable(reason: .incomplete, description: "the discovery document of \(settings.issuer) has no jwks_uri")
         }
         return Resolved(
             jwksURI: jwksURI, authorizationEndpoint: try settings.authorizationEndpoint ?? url("authorization_endpoint"),

@@ -23,7 +23,7 @@ extension DoctorCommand {
             }
             return .ok("apple keys", "\(url.absoluteString) answered with \(keys.count) key(s) in \(milliseconds) ms")
         } catch {
-            return .fail("apple keys", "\(url.absoluteString) unreachable within \(timeout.components.seconds) s: \(error)".escapingControlCharacters)
+            return .fail("apple keys", "\(url.absoluteString) could not be fetched: \(fetchFailure(error, timeout: timeout))")
         }
     }
 
@@ -49,9 +49,18 @@ extension DoctorCommand {
                 }
                 checks.append(.ok(name, "\(endpoints.jwksURI.absoluteString) answered with \(keys.count) key(s)"))
             } catch {
-                checks.append(.fail(name, "\(settings.id)'s keys are unreachable within \(timeout.components.seconds) s: \(error)".escapingControlCharacters))
+                checks.append(.fail(name, "\(settings.id)'s keys could not be had: \(fetchFailure(error, timeout: timeout))"))
             }
         }
         return checks
+    }
+
+    /// Why a fetch failed, by the reason the server's log lines and `issuer_jwks_fetch_failures_total`
+    /// name (docs/reference.md, "Faults and bad input"), then the details: a provider that answers
+    /// with another issuer is not reported as one that is down.
+    static func fetchFailure(_ error: any Error, timeout: Duration) -> String {
+        let reason = RemoteFetchFailure(of: error)
+        let summary = reason == .timedOut ? "timed out after \(timeout.components.seconds) s" : reason.summary
+        return "\(summary) (reason \(reason.rawValue)): \(error)".escapingControlCharacters
     }
 }

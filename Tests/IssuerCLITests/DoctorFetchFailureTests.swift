@@ -1,0 +1,48 @@
+import Foundation
+import IssuerCore
+@testable import issuer
+import Testing
+import TestSupport
+
+/// `issuer doctor`'s keys checks say why a provider's documents could not be had, by the reasons
+/// the server's logs and metrics use (reference: Faults and bad input), against providers played
+/// on loopback by a scripted HTTP server: a provider answering with another issuer is not "unreachable".
+@Suite struct DoctorFetchFailureTests {
+    @Test("each provider's failed check names its reason: issuer_mismatch, not_json, too_large, connection_failed")
+    func reasons() async throws {
+        let server = try ScriptedHTTPServer { path, send in
+            let body: String
+            var length: Int?
+            switch path {
+            case "/liar/.well-known/openid-configuration": body = #"{"issuer":"https://evil.example","jwks_uri":"https://evil.example/keys"}"#
+            case "/huge/.well-known/openid-configuration": (body, length) = ("{", 2_000_000)
+            default: body = "<html>maintenance</html>"
+            }
+            _ = send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(length ?? body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        }
+        defer { server.stop() }
+        // A port that was listening and is closed now: connecting is refused.
+        let closed = try ScriptedHTTPServer { _, _ in }
+        closed.stop()
+        let base = "http://127.0.0.1:\(server.port)"
+        let expected = ["liar": "issuer_mismatch", "html": "not_json", "huge": "too_large", "gone": "connection_failed"]
+        let entries: [[String: Any]] = expected.keys.sorted().map { id in
+            ["id": id, "kind": "oidc", "issuer": id == "gone" ? "http://127.0.0.1:\(closed.port)" : "\(base)/\(id)", "native_audiences": ["a"]]
+        }
+        let file = TestDirectories.make("providers.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        defer { TestDirectories.remove(file) }
+        try JSONSerialization.data(withJSONObject: entries).write(to: file)
+
+        let checks = await DoctorCommand.providerKeysChecks(
+            try Configuration(environment: ["ISSUER_PROVIDERS_FILE": file.path]), timeout: .seconds(2))
+        #expect(checks.count == expected.count)
+        for check in checks {
+            let id = String(check.name.prefix { $0 != " " })
+            let reason = try #require(expected[id])
+            #expect(check.status == .fail)
+            #expect(check.reason.contains("reason \(reason)"), "\(check.reason)")
+            #expect(!check.reason.contains("unreachable"), "\(check.reason)")
+        }
+    }
+}
