@@ -84,6 +84,60 @@ struct ClientRegistryTests {
         }
     }
 
+    /// A misspelt restriction must not silently widen what a client may do: `apple_audience` for
+    /// `apple_audiences` would leave the client every Apple audience.
+    @Test("an unknown member is refused at start, naming the client and the member", arguments: [
+        "apple_audience", "post_logout_redirect_uri", "allowed_orgins", "redirect_uri", "scope", "dpop", "logo",
+    ])
+    func unknownMember(member: String) {
+        let json = #"""
+            [{"client_id": "ios", "redirect_uris": ["com.example.app:/cb"], "scopes": ["openid"]},
+             {"client_id": "web", "redirect_uris": ["https://app.example/cb"], "scopes": ["openid"], "\#(member)": ["com.example.web"]}]
+            """#
+        do {
+            _ = try ClientsFile.load(json)
+            Issue.record("accepted \(member)")
+        } catch {
+            #expect("\(error)" == "entry 2 ('web') has an unknown member '\(member)'")
+        }
+    }
+
+    @Test("client_name is read (for the sign-in pages); an empty one is refused")
+    func clientName() throws {
+        let registry = try ClientsFile.load(#"""
+            [{"client_id": "web", "redirect_uris": ["https://app.example/cb"], "scopes": ["openid"], "client_name": "Clanboards"},
+             {"client_id": "ios", "redirect_uris": ["com.example.app:/cb"], "scopes": ["openid"]}]
+            """#)
+        #expect(registry.client(id: "web")?.clientName == "Clanboards")
+        #expect(registry.client(id: "ios")?.clientName == nil)
+        #expect(throws: ClientRegistry.Problem.self) {
+            try ClientsFile.load(#"[{"client_id": "web", "redirect_uris": ["x://cb"], "scopes": ["openid"], "client_name": " "}]"#)
+        }
+    }
+
+    @Test("a file that is not strictly one JSON array of clients is refused, naming the client and the member", arguments: [
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"]},]"#, "line 1, column 72: a trailing comma before ']'"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"],}]"#, "a trailing comma before '}'"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"], "apple_audiences": ["com.example.web",]}]"#, "a trailing comma before ']'"),
+        (#"{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"]}"#, "must be a JSON array of client objects, not an object"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"], "apple_audiences": ["com.example.web"], "apple_audiences": []}]"#,
+         "entry 1 ('a') has the member 'apple_audiences' twice"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"], "apple_audiences": null}]"#, "entry 1 ('a'): apple_audiences is null"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"]}, {"client_id": "b", "redirect_uris": "x://b", "scopes": ["openid"]}]"#,
+         "entry 2 ('b'): redirect_uris must be an array of strings"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"]}, {"redirect_uris": ["x://b"], "scopes": ["openid"]}]"#,
+         "entry 2: client_id is missing"),
+        (#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"], "client_name": 7}]"#, "entry 1 ('a'): client_name must be a string"),
+    ])
+    func refusedNamingTheEntry(_ json: String, _ message: String) {
+        do {
+            _ = try ClientsFile.load(json)
+            Issue.record("accepted: \(json)")
+        } catch {
+            #expect("\(error)".contains(message), "\(error)")
+        }
+    }
+
     @Test("http redirect URIs to a loopback address are accepted (RFC 8252 §7.3)", arguments: [
         "http://127.0.0.1:8000/cb", "http://localhost/cb", "http://[::1]:9000/cb",
     ])

@@ -246,6 +246,30 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("a refused clients or providers file is one line naming the setting, the entry, the field and the file", arguments: [
+        ("ISSUER_CLIENTS_FILE",
+         #"[{"client_id":"web","redirect_uris":["https://app.example/cb"],"scopes":["openid"],"apple_audience":["com.example.web"]}]"#,
+         "ISSUER_CLIENTS_FILE (--clients-file) entry 1 ('web') has an unknown member 'apple_audience'"),
+        ("ISSUER_PROVIDERS_FILE", #"[{"id":"google","kind":"facebook","native_audiences":["w"]}]"#,
+         #"ISSUER_PROVIDERS_FILE (--providers-file) entry 1 ('google'): the kind 'facebook' is not one this issuer knows ("google" or "oidc")"#),
+        ("ISSUER_PROVIDERS_FILE", #"[{"id":"corp","kind":"oidc","issuer":"https://appleid.apple.com/","native_audiences":["w"]}]"#,
+         "ISSUER_PROVIDERS_FILE (--providers-file) entry 1 ('corp'): the issuer 'https://appleid.apple.com/' is Sign in with Apple's"),
+    ])
+    func registryFileLine(setting: String, text: String, start: String) throws {
+        try TestDirectories.withTemporary { directory in
+            let file = directory.appendingPathComponent("registry.json")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let error = #expect(throws: ConfigurationError.self) {
+                try Configuration(environment: [setting: file.path])
+            }
+            let line = error?.description ?? ""
+            #expect(line.hasPrefix("invalid configuration: \(start)"), "\(line)")
+            // The path is where the problem is, not the value at fault.
+            #expect(line.hasSuffix("(in the file '\(file.path)')"), "\(line)")
+            #expect(!line.contains("\n"))
+        }
+    }
+
     @Test("every setting has a flag named after it")
     func flags() {
         let flags = ConfigurationSetting.all.map(\.flag)

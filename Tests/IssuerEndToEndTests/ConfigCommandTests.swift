@@ -58,6 +58,32 @@ struct ConfigCommandTests {
         #expect(result.output.contains(named))
     }
 
+    /// docs/reference.md, "Configuration": a clients file with a member the registry does not know, or a
+    /// providers file claiming Apple's issuer, stops `serve` at start as any invalid setting does.
+    @Test("serve and config check refuse an unknown client member and a provider claiming Apple's issuer: exit 1, one line naming the entry and the field",
+          arguments: [
+            ("ISSUER_CLIENTS_FILE",
+             #"[{"client_id": "web", "redirect_uris": ["https://app.example/cb"], "scopes": ["openid"], "apple_audience": ["com.example.web"]}]"#,
+             "entry 1 ('web') has an unknown member 'apple_audience'"),
+            ("ISSUER_PROVIDERS_FILE",
+             #"[{"id": "google", "kind": "google", "native_audiences": ["w"]}, {"id": "corp", "kind": "oidc", "issuer": "https://appleid.apple.com", "native_audiences": ["w"]}]"#,
+             "entry 2 ('corp'): the issuer 'https://appleid.apple.com' is Sign in with Apple's"),
+          ])
+    func registryFileRefused(_ setting: String, _ text: String, _ named: String) async throws {
+        try await TestDirectories.withTemporary("registry") { directory in
+            let file = directory.appendingPathComponent("registry.json")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let environment = [setting: file.path, "ISSUER_DATABASE_URL": TestCluster.unreachableDatabase]
+            for command in [["serve"], ["config", "check"]] {
+                let result = try await IssuerInvocation.run(command, in: directory, environment: environment)
+                #expect(result.code == 1, "\(command): \(result.stdout) \(result.stderr)")
+                #expect(result.stderr.split(separator: "\n").count == 1, "\(command): \(result.stderr)")
+                #expect(result.stderr.contains("\(setting) (--"), "\(command): \(result.stderr)")
+                #expect(result.stderr.contains(named), "\(command): \(result.stderr)")
+            }
+        }
+    }
+
     @Test("config reference prints docs/configuration.md")
     func reference() async throws {
         let result = try await IssuerCommand.run(["config", "reference"], in: FileManager.default.temporaryDirectory)

@@ -73,32 +73,34 @@ public struct ClientRegistry: Sendable, Equatable {
             guard !client.scopes.isEmpty, !client.scopes.contains(where: { $0.isEmpty || $0.contains(" ") }) else {
                 throw Problem(description: "client '\(client.clientID)' needs a non-empty list of scopes")
             }
+            if let name = client.clientName,
+               name.trimmingCharacters(in: .whitespaces).isEmpty || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw Problem(description: "client '\(client.clientID)' has a client_name that is empty or holds a control character")
+            }
         }
         self.clients = clients
     }
 
-    /// Reads a JSON array of clients.
+    /// Reads a JSON array of clients. A member the registry does not know is refused, not ignored:
+    /// `apple_audience` for `apple_audiences` would otherwise leave the client free to use every
+    /// Apple audience (docs/reference.md, "Configuration").
     public init(contentsOf file: URL) throws {
         let data: Data
         do { data = try Data(contentsOf: file) } catch { throw Problem(description: "cannot be read") }
+        let written: [ConfigurationJSON.Entry]
+        do throws(ConfigurationJSON.Problem) {
+            written = try ConfigurationJSON.entries(
+                in: data, of: "client", idMember: "client_id", known: OAuthClient.CodingKeys.allNames, memberWord: "member")
+        } catch {
+            throw Problem(description: error.description)
+        }
         let clients: [OAuthClient]
         do {
             clients = try JSONDecoder().decode([OAuthClient].self, from: data)
         } catch {
-            throw Problem(description: "is not a JSON array of {\"client_id\", \"redirect_uris\", \"post_logout_redirect_uris\", \"scopes\", \"apple_audiences\", \"allowed_origins\"} with those types (\(Self.describe(error)))")
+            throw Problem(description: ConfigurationJSON.describe(error, in: written))
         }
         try self.init(clients: clients)
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error as? DecodingError {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        case .keyNotFound(let key, _):
-            return "missing \(key.stringValue)"
-        default:
-            return "not valid JSON"
-        }
     }
 
     /// Every client's `allowed_origins` together: an origin listed by any client gets CORS on the

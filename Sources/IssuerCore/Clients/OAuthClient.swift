@@ -22,8 +22,11 @@ public struct OAuthClient: Sendable, Equatable, Codable {
     /// false and each refresh then costs one signature instead of two (docs/reference.md,
     /// "Configuration").
     public var idTokenOnRefresh: Bool
+    /// The app's name as the operator writes it, for the sign-in pages (docs/reference.md,
+    /// "Configuration"); nil: none given. Read and checked now, shown by no page yet.
+    public var clientName: String?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case clientID = "client_id"
         case redirectURIs = "redirect_uris"
         case postLogoutRedirectURIs = "post_logout_redirect_uris"
@@ -31,12 +34,17 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         case appleAudiences = "apple_audiences"
         case allowedOrigins = "allowed_origins"
         case idTokenOnRefresh = "id_token_on_refresh"
+        case clientName = "client_name"
+
+        /// What a clients file may say; any other member is refused (docs/reference.md, "Configuration").
+        static let allNames = Set(allCases.map(\.rawValue))
     }
 
     /// Unchecked; `ClientRegistry` validates clients as a set.
     public init(
         clientID: String, redirectURIs: [String], postLogoutRedirectURIs: [String] = [], scopes: [String],
-        appleAudiences: [String]? = nil, allowedOrigins: [String] = [], idTokenOnRefresh: Bool = true
+        appleAudiences: [String]? = nil, allowedOrigins: [String] = [], idTokenOnRefresh: Bool = true,
+        clientName: String? = nil
     ) {
         self.clientID = clientID
         self.redirectURIs = redirectURIs
@@ -45,10 +53,12 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         self.appleAudiences = appleAudiences
         self.allowedOrigins = allowedOrigins
         self.idTokenOnRefresh = idTokenOnRefresh
+        self.clientName = clientName
     }
 
-    /// docs/reference.md, "Configuration": `post_logout_redirect_uris`, `apple_audiences`, `allowed_origins` and `id_token_on_refresh` are optional; a member of the
-    /// wrong type is an error, not ignored.
+    /// docs/reference.md, "Configuration": `post_logout_redirect_uris`, `apple_audiences`, `allowed_origins`,
+    /// `id_token_on_refresh` and `client_name` are optional; a member of the wrong type is an error, not
+    /// ignored (and `ClientRegistry` refuses an unknown one before decoding).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         clientID = try container.decode(String.self, forKey: .clientID)
@@ -58,6 +68,7 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         appleAudiences = try container.decodeIfPresent([String].self, forKey: .appleAudiences)
         allowedOrigins = try container.decodeIfPresent([String].self, forKey: .allowedOrigins) ?? []
         idTokenOnRefresh = try container.decodeIfPresent(Bool.self, forKey: .idTokenOnRefresh) ?? true
+        clientName = try container.decodeIfPresent(String.self, forKey: .clientName)
     }
 
     /// Whether this client may use an Apple identity token issued for `audience` (docs/reference.md, "Configuration").

@@ -125,7 +125,7 @@ public struct Configuration: Sendable {
             do {
                 clients = try ClientRegistry(contentsOf: file)
             } catch let error as ClientRegistry.Problem {
-                throw reader.invalid("ISSUER_CLIENTS_FILE", error.description)
+                throw ConfigurationError(setting: "ISSUER_CLIENTS_FILE", problem: "\(error.description) (in the file '\(file.path)')")
             }
         } else {
             clients = .default
@@ -134,7 +134,8 @@ public struct Configuration: Sendable {
             do {
                 providers = try ProviderRegistry(contentsOf: file)
             } catch let error as ProviderRegistry.Problem {
-                throw reader.invalid("ISSUER_PROVIDERS_FILE", error.description)
+                // The file's path is where the problem is, not the value at fault (which the problem names).
+                throw ConfigurationError(setting: "ISSUER_PROVIDERS_FILE", problem: "\(error.description) (in the file '\(file.path)')")
             }
         } else {
             providers = .none

@@ -70,10 +70,14 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
             `https://host[:port]`, or `http` to a loopback address only, with no path (not even `/`),
             query or fragment. `id_token_on_refresh` (optional, default `true`): `false` leaves the ID token
             out of refresh answers (OIDC Core §12.2 allows it), for an app that keeps its sign-in's ID token;
-            each refresh then costs one signature instead of two. `offline_access` is accepted from every client and changes
-            nothing: every sign-in gets a refresh token. A file that is unreadable, not an array of such
-            objects, has a member of the wrong type, or breaks a rule above stops the server at start naming
-            `ISSUER_CLIENTS_FILE`.
+            each refresh then costs one signature instead of two. `client_name` (optional, a non-empty
+            string) is kept for the sign-in pages, which do not show it yet. `offline_access` is accepted from every client and changes
+            nothing: every sign-in gets a refresh token. A member not named here is refused, never ignored: a
+            misspelt restriction (`apple_audience`, `allowed_orgins`) would silently widen what the client may
+            do; `dpop` and `logo` are not known yet. A file that is unreadable, not strictly JSON (no trailing
+            comma, no member twice, no `null` member), not an array of such objects, has an unknown member or
+            a member of the wrong type, or breaks a rule above stops the server at start naming
+            `ISSUER_CLIENTS_FILE`, the entry and the member.
             """
         case .apple:
             """
@@ -128,8 +132,11 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
             (Google's published certificates by default). `jwks_uri`, `authorization_endpoint`,
             `token_endpoint` and `risc_jwks_uri` override the defaults (tests, unusual deployments); like every
             remote URL they must be `https` (plain `http` only to loopback). An unknown field, an unknown kind,
-            a duplicate `id`, or a provider that could sign nobody in stops the server at start naming
-            `ISSUER_PROVIDERS_FILE`.
+            a duplicate `id`, two entries with one issuer (Google's two spellings count as one; trailing
+            slashes, the host's case and a default port are ignored), an entry claiming Apple's issuer
+            `https://appleid.apple.com`, a provider that could sign nobody in, or a file that is not strictly
+            JSON (no trailing comma, no field twice, no `null` field) stops the server at start naming
+            `ISSUER_PROVIDERS_FILE`, the entry and the field.
             """
         case .traffic:
             """

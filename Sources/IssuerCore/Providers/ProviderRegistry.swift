@@ -1,8 +1,9 @@
 import Foundation
 
 /// The providers of `ISSUER_PROVIDERS_FILE` (docs/reference.md, "Configuration"), validated at
-/// start: an unreadable file, an unknown kind or field, a duplicate or reserved `id`, a
-/// non-`https` endpoint, or a provider that could sign nobody in is a configuration error.
+/// start: an unreadable file, an unknown kind or field, a duplicate or reserved `id`, an issuer
+/// claimed twice or Apple's claimed at all, a non-`https` endpoint, or a provider that could sign
+/// nobody in is a configuration error, named by entry and field.
 public struct ProviderRegistry: Sendable, Equatable {
     /// Why a providers file was refused; phrased to follow the setting's name.
     public struct Problem: Error, CustomStringConvertible {
@@ -32,27 +33,33 @@ public struct ProviderRegistry: Sendable, Equatable {
     public init(contentsOf file: URL) throws {
         let data: Data
         do { data = try Data(contentsOf: file) } catch { throw Problem(description: "cannot be read") }
+        // Unknown fields are refused, not ignored: a misspelt `hosted_domain` would silently
+        // admit every Google account.
+        let written: [ConfigurationJSON.Entry]
+        do throws(ConfigurationJSON.Problem) {
+            written = try ConfigurationJSON.entries(
+                in: data, of: "provider", idMember: "id", known: Entry.CodingKeys.allNames, memberWord: "field")
+        } catch {
+            throw Problem(description: error.description)
+        }
         let entries: [Entry]
         do {
             entries = try JSONDecoder().decode([Entry].self, from: data)
         } catch {
-            throw Problem(description: "is not a JSON array of provider objects with fields of the documented types (\(Self.describe(error)))")
-        }
-        // Unknown fields are refused, not ignored: a misspelt `hosted_domain` would silently
-        // admit every Google account.
-        let objects = (try? JSONSerialization.jsonObject(with: data) as? [[String: Any]]) ?? []
-        for (index, object) in objects.enumerated() {
-            if let unknown = object.keys.sorted().first(where: { !Entry.CodingKeys.allNames.contains($0) }) {
-                throw Problem(description: "entry \(index + 1) has an unknown field '\(unknown)'")
-            }
+            throw Problem(description: ConfigurationJSON.describe(error, in: written))
         }
         var providers: [ProviderSettings] = []
-        for (index, entry) in entries.enumerated() {
-            let provider = try Self.provider(entry, index: index + 1, directory: file.deletingLastPathComponent())
-            guard !providers.contains(where: { $0.id == provider.id }) else {
-                throw Problem(description: "lists the id '\(provider.id)' twice")
+        var labels: [String] = []
+        for (entry, place) in zip(entries, written) {
+            let provider = try Self.provider(entry, label: place.label, directory: file.deletingLastPathComponent())
+            if let earlier = providers.firstIndex(where: { $0.id == provider.id }) {
+                throw Problem(description: "\(place.label): the id is listed twice (also \(labels[earlier]))")
+            }
+            if let problem = Self.ambiguity(of: provider, among: providers, labels: labels) {
+                throw Problem(description: "\(place.label): \(problem)")
             }
             providers.append(provider)
+            labels.append(place.label)
         }
         self.providers = providers
     }
@@ -96,25 +103,19 @@ public struct ProviderRegistry: Sendable, Equatable {
         }
     }
 
-    private static func describe(_ error: any Error) -> String {
-        switch error as? DecodingError {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        default:
-            return "not valid JSON"
-        }
-    }
-
-    private static func provider(_ entry: Entry, index: Int, directory: URL) throws -> ProviderSettings {
+    /// `label` names the entry in every message (`entry 2 ('corp')`).
+    private static func provider(_ entry: Entry, label owner: String, directory: URL) throws -> ProviderSettings {
         func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
         let id = entry.id ?? ""
         guard !id.isEmpty, id.utf8.count <= 32, id.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) else {
-            throw Problem(description: "entry \(index) needs an id of lowercase letters a-z (at most 32)")
+            throw Problem(description: "\(owner) needs an id of lowercase letters a-z (at most 32)")
         }
-        guard id != "apple" else { throw Problem(description: "entry \(index): the id 'apple' is Sign in with Apple's own") }
-        let owner = "provider '\(id)'"
-        guard let kindText = entry.kind, let kind = ProviderSettings.Kind(rawValue: kindText) else {
-            throw Problem(description: "\(owner) needs a kind of \"google\" or \"oidc\"")
+        guard id != "apple" else { throw Problem(description: "\(owner): the id 'apple' is Sign in with Apple's own") }
+        guard let kindText = entry.kind else {
+            throw Problem(description: "\(owner) needs a kind (\"google\" or \"oidc\")")
+        }
+        guard let kind = ProviderSettings.Kind(rawValue: kindText) else {
+            throw Problem(description: "\(owner): the kind \(ConfigurationJSON.quoted(kindText)) is not one this issuer knows (\"google\" or \"oidc\")")
         }
         let issuer = nonEmpty(entry.issuer) ?? (kind == .google ? ProviderSettings.Google.issuer : nil)
         guard let issuer, let issuerURL = URL(string: issuer), issuerURL.isSecureOrLoopback else {
