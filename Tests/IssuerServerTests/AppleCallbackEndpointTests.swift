@@ -50,7 +50,7 @@ struct AppleCallbackEndpointTests {
                             request: AuthorizationRequest(
                                 clientID: "clanboards-mobile", redirectURI: HostedFlow.redirectURI, scopes: ["openid"], state: "s",
                                 codeChallenge: PKCE.challenge(forVerifier: HostedFlow.verifier), nonce: nil),
-                            now: clock.now))
+                            provider: "apple", now: clock.now))
                     #expect(try await HostedFlow.callback(client, [("state", otherFleet), ("id_token", idToken)]).status == .badRequest)
                 case .appleCancelled:
                     let (state, _) = try await HostedFlow.throughApple(client, fixture)

@@ -23,6 +23,8 @@ final class FakeGoogleServer: Sendable {
         /// Fetches of the RISC key set, and whether it answers 500 as if Google were down.
         var riscJWKSFetches = 0
         var riscFailing = false
+        /// Whether its discovery document says its authorization responses carry `iss` (RFC 9207 §3).
+        var issParameterSupported = false
     }
 
     /// What a code was issued for, as the provider remembers it.
@@ -68,11 +70,17 @@ final class FakeGoogleServer: Sendable {
         let router = Router()
         router.get("/.well-known/openid-configuration") { _, _ -> Response in
             let server = box.withLock { $0! }
-            server.state.withLock { $0.discoveryFetches += 1 }
-            return Self.json([
+            let issParameterSupported = server.state.withLock { state in
+                state.discoveryFetches += 1
+                return state.issParameterSupported
+            }
+            var document: [String: Any] = [
                 "issuer": server.issuer, "jwks_uri": server.jwksURI,
                 "authorization_endpoint": server.issuer + "/o/oauth2/v2/auth", "token_endpoint": server.issuer + "/token",
-            ])
+            ]
+            if issParameterSupported { document["authorization_response_iss_parameter_supported"] = true }
+            let body = try JSONSerialization.data(withJSONObject: document)
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
         router.get("/oauth2/v3/certs") { _, _ -> Response in
             let server = box.withLock { $0! }

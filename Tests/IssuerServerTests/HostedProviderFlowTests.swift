@@ -96,7 +96,7 @@ struct HostedProviderFlowTests {
         }
     }
 
-    @Test("with Apple and a provider: a chooser page whose links carry one state; provider= or idp_hint= goes straight there; an unknown one is refused to the client")
+    @Test("with Apple and a provider: a chooser page whose links each carry a state sealed for their own provider; provider= or idp_hint= goes straight there; an unknown one is refused to the client")
     func chooser() async throws {
         try await ProviderIssuer.withHostedOIDCProvider(withApple: true) { _, provider, client in
             let page = try await client.get(HostedFlow.authorizeQuery())
@@ -105,8 +105,8 @@ struct HostedProviderFlowTests {
             let html = String(buffer: page.body)
             #expect(html.contains("Continue with Apple") && html.contains("Continue with Corp"))
             #expect(!html.contains("<script"))
-            let states = html.components(separatedBy: "state=").dropFirst().map { $0.prefix { $0 != "&" && $0 != "\"" } }
-            #expect(states.count == 2 && Set(states).count == 1, "both links carry the same sealed state")
+            let states = html.components(separatedBy: "state=").dropFirst().map { String($0.prefix { $0 != "&" && $0 != "\"" }) }
+            #expect(states.count == 2 && Set(states).count == 2, "each link carries a state sealed for its own provider")
 
             let direct = try await client.get(HostedFlow.authorizeQuery(["provider": "corp"]))
             #expect(direct.headers[.location]?.hasPrefix(provider.issuer) == true)
@@ -114,6 +114,126 @@ struct HostedProviderFlowTests {
             #expect(hinted.headers[.location]?.hasPrefix("https://appleid.apple.com/") == true)
             let unknown = try await client.get(HostedFlow.authorizeQuery(["provider": "facebook"]))
             #expect(HostedFlow.query(unknown.headers[.location])["error"] == "invalid_request")
+        }
+    }
+
+    @Test("the chooser's states share one single-use key: once one signed someone in, the other is a 400 page and its provider is sent nothing")
+    func chooserStatesSpendTogether() async throws {
+        try await ProviderIssuer.withHostedOIDCProvider(withApple: true) { fixture, provider, client in
+            let html = String(buffer: try await client.get(HostedFlow.authorizeQuery()).body)
+            let links = html.components(separatedBy: "href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+                .map { $0.replacingOccurrences(of: "&amp;", with: "&") }
+            let appleLink = try #require(links.first { $0.hasPrefix("https://appleid.apple.com/") })
+            let corpLink = try #require(links.first { $0.hasPrefix(provider.issuer) })
+            let apple = HostedFlow.query(appleLink)
+            let idToken = try fixture.apple.identityToken(
+                subject: "001.chooser", audience: HostedFlow.servicesID, overrides: ["nonce": try #require(apple["nonce"])])
+            let signedIn = try await HostedFlow.callback(client, [("state", try #require(apple["state"])), ("id_token", idToken)])
+            #expect(HostedFlow.query(signedIn.headers[.location])["code"] != nil, "the Apple link signs in")
+
+            let corp = HostedFlow.query(corpLink)
+            let code = provider.issueCode(subject: "corp-chooser", for: corp)
+            let second = try await client.get("/auth/corp/callback?code=\(RedirectURI.encode(code))&state=\(RedirectURI.encode(try #require(corp["state"])))")
+            #expect(second.status == .badRequest)
+            #expect(second.headers[.location] == nil)
+            #expect(provider.state.withLock { $0.tokenRequests.isEmpty })
+            #expect(try await fixture.count("sessions") == 1)
+        }
+    }
+
+    @Test("a state sealed for one provider, delivered at another's callback (an oidc provider's or Apple's): a 400 page, nothing sent to any token endpoint; at its own provider it still works")
+    func stateBoundToItsProvider() async throws {
+        try await Self.withGoogleAndCorp { fixture, google, corp, client in
+            let authorize = try await client.get(HostedFlow.authorizeQuery(["provider": "google"]))
+            let request = HostedFlow.query(authorize.headers[.location])
+            #expect(authorize.headers[.location]?.hasPrefix(google.issuer + "/o/oauth2/v2/auth?") == true)
+            let state = try #require(request["state"])
+            let code = google.issueCode(subject: "g-user", for: request)
+
+            let elsewhere = try await client.get("/auth/corp/callback?code=\(RedirectURI.encode(code))&state=\(RedirectURI.encode(state))")
+            #expect(elsewhere.status == .badRequest)
+            #expect(elsewhere.headers[.location] == nil, "nothing redirected to the client either")
+            let atApple = try await HostedFlow.callback(client, [("state", state), ("code", code), ("id_token", "x.y.z")])
+            #expect(atApple.status == .badRequest)
+            #expect(atApple.headers[.location] == nil)
+            #expect(corp.state.withLock { $0.tokenRequests.isEmpty }, "Google's code and the PKCE verifier never reach corp")
+            #expect(google.state.withLock { $0.tokenRequests.isEmpty })
+
+            // Refused without being spent: at Google's own callback the code is redeemed at Google.
+            _ = try await client.get("/auth/google/callback?code=\(RedirectURI.encode(code))&state=\(RedirectURI.encode(state))")
+            let sent = try #require(google.state.withLock { $0.tokenRequests.first })
+            #expect(sent["code"] == code)
+            #expect(sent["code_verifier"].map { PKCE.challenge(forVerifier: $0) } == request["code_challenge"])
+            #expect(corp.state.withLock { $0.tokenRequests.isEmpty })
+        }
+    }
+
+    @Test("RFC 9207: a provider whose discovery says authorization_response_iss_parameter_supported must send its issuer as iss, else a 400 page and nothing sent",
+          arguments: ["missing", "another issuer", "its issuer"])
+    func issParameterRequired(_ iss: String) async throws {
+        try await ProviderIssuer.withHostedOIDCProvider { fixture, provider, client in
+            provider.state.withLock { $0.issParameterSupported = true }
+            let request = HostedFlow.query(try await client.get(HostedFlow.authorizeQuery()).headers[.location])
+            let code = provider.issueCode(subject: "corp-iss", for: request)
+            var query = "code=\(RedirectURI.encode(code))&state=\(RedirectURI.encode(try #require(request["state"])))"
+            switch iss {
+            case "missing": break
+            case "another issuer": query += "&iss=\(RedirectURI.encode("https://attacker.example"))"
+            default: query += "&iss=\(RedirectURI.encode(provider.issuer))"
+            }
+            let back = try await client.get("/auth/corp/callback?" + query)
+            if iss == "its issuer" {
+                #expect(back.status == .found)
+                #expect(HostedFlow.query(back.headers[.location])["code"] != nil)
+                #expect(provider.state.withLock { $0.tokenRequests.count } == 1)
+            } else {
+                #expect(back.status == .badRequest)
+                #expect(back.headers[.location] == nil)
+                #expect(provider.state.withLock { $0.tokenRequests.isEmpty })
+                #expect(try await fixture.count("sessions") == 0)
+            }
+        }
+    }
+
+    @Test("RFC 9207 §2.4: an iss that is not the provider's is refused even where its discovery does not promise one; none is fine there")
+    func issParameterCheckedWhenPresent() async throws {
+        try await ProviderIssuer.withHostedOIDCProvider { _, provider, client in
+            let request = HostedFlow.query(try await client.get(HostedFlow.authorizeQuery()).headers[.location])
+            let code = provider.issueCode(subject: "corp-iss2", for: request)
+            let state = RedirectURI.encode(try #require(request["state"]))
+            let wrong = try await client.get("/auth/corp/callback?code=\(RedirectURI.encode(code))&state=\(state)&iss=\(RedirectURI.encode("https://attacker.example"))")
+            #expect(wrong.status == .badRequest)
+            #expect(provider.state.withLock { $0.tokenRequests.isEmpty })
+            let plain = try await client.get("/auth/corp/callback?code=\(RedirectURI.encode(code))&state=\(state)")
+            #expect(HostedFlow.query(plain.headers[.location])["code"] != nil)
+        }
+    }
+
+    /// An issuer with Apple's hosted flow and two providers serving it, each played by a fake of
+    /// its own: `google` (kind google, its endpoints at the first fake) and `corp` (kind oidc,
+    /// found through the second fake's discovery document).
+    static func withGoogleAndCorp(
+        _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, FakeGoogleServer, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let clock = ManualClock(Date())
+        try await FakeGoogleServer.with(clock: clock) { google in
+            try await FakeGoogleServer.with(clock: clock) { corp in
+                let file = try FakeGoogleServer.providersFile([
+                    [
+                        "id": "google", "kind": "google", "client_id": FakeGoogleServer.webClientID, "client_secret": FakeGoogleServer.clientSecret,
+                        "jwks_uri": google.jwksURI, "authorization_endpoint": google.issuer + "/o/oauth2/v2/auth",
+                        "token_endpoint": google.issuer + "/token",
+                    ],
+                    ["id": "corp", "kind": "oidc", "issuer": corp.issuer, "client_id": "issuer-at-corp", "client_secret": FakeGoogleServer.clientSecret],
+                ])
+                defer { TestDirectories.remove(file) }
+                let environment = ["ISSUER_PROVIDERS_FILE": file.path, "ISSUER_APPLE_SERVICES_ID": HostedFlow.servicesID]
+                try await withIssuer(environment: environment, clock: clock) { fixture in
+                    try await buildApplication(ProviderIssuer.overHTTP(fixture)).test(.router) { client in
+                        try await body(fixture, google, corp, client)
+                    }
+                }
+            }
         }
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 import JOSE
 
 /// What travels through the provider (Apple, Google, …) as the `state` of the hosted flow
-/// (docs/reference.md, "Hosted sign-in"): the client's request, the nonce we gave the provider,
-/// the PKCE verifier of our own code request to it, and an expiry, sealed with AES-GCM under the server
+/// (docs/reference.md, "Hosted sign-in"): the client's request, the provider it was sent to, the
+/// nonce we gave the provider, the PKCE verifier of our own code request to it, and an expiry, sealed with AES-GCM under the server
 /// secret's `hosted-flow-state` subkey. Sealed, not stored: any process of the fleet opens it
 /// (they share the secret), nothing is written before the user comes back, and neither the
 /// browser nor Apple can read or alter it.
@@ -14,6 +14,11 @@ public struct AuthorizationState: Codable, Sendable, Equatable {
 
     /// The client's request, validated.
     public var request: AuthorizationRequest
+    /// The provider (`apple` or a provider's `id`) the browser was sent to with this state: only
+    /// that provider's callback accepts it, so its code and our PKCE verifier never go to another
+    /// provider's token endpoint (RFC 9700 §4.4.2, a mix-up defence). The chooser's states differ
+    /// only here, so they share one single-use key (`HostedSignIn`'s state hash).
+    public var provider: String
     /// The raw nonce whose SHA-256 was sent to the provider; its ID token must carry that hash.
     public var providerNonce: String
     /// RFC 7636 `code_verifier` of the issuer's own code request to a provider other than Apple
@@ -24,17 +29,28 @@ public struct AuthorizationState: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case request = "q"
+        case provider = "p"
         case providerNonce = "an"
         case providerVerifier = "pv"
         case expiresAt = "x"
     }
 
-    /// A new state for `request`, expiring `lifetime` after `now`, with a fresh nonce and verifier.
-    public init(request: AuthorizationRequest, now: Date) {
+    /// A new state for `request` sent to `provider`, expiring `lifetime` after `now`, with a fresh
+    /// nonce and verifier.
+    public init(request: AuthorizationRequest, provider: String, now: Date) {
         self.request = request
+        self.provider = provider
         self.providerNonce = Self.random256()
         self.providerVerifier = Self.random256()
         self.expiresAt = Int(now.addingTimeInterval(Self.lifetime.timeInterval).timeIntervalSince1970)
+    }
+
+    /// The same state (its nonce, verifier and expiry, so the same single-use key) sent to
+    /// `provider` instead: one per link of the chooser page.
+    public func sent(to provider: String) -> AuthorizationState {
+        var state = self
+        state.provider = provider
+        return state
     }
 
     /// 256 random bits, base64url (43 characters: a valid RFC 7636 verifier too).

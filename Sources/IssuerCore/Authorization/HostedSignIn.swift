@@ -16,7 +16,8 @@ public struct HostedSignIn: Sendable {
         /// A plain page with this status and text: the redirect URI is not (or no longer) known,
         /// so nothing may be redirected (RFC 6749 §4.1.2.1).
         case page(status: Int, message: String)
-        /// A plain page with one link per provider, each carrying the same sealed state.
+        /// A plain page with one link per provider, each carrying a state sealed for it (all of
+        /// them one single-use key).
         case choose([Choice])
     }
 
@@ -91,7 +92,7 @@ public struct HostedSignIn: Sendable {
 
     /// `GET /oauth2/authorize`: validate, seal the request into a state, then send the browser to
     /// the provider the request names (`provider`, or `idp_hint`), to the only one there is, or to
-    /// a chooser page whose links all carry that state.
+    /// a chooser page whose links each carry that state sealed for their own provider.
     public func authorize(_ parameters: [String: String], repeated: Set<String>) async -> Outcome {
         guard !available.isEmpty else { return Self.notConfigured }
         switch AuthorizationRequest.validate(parameters, repeated: repeated, clients: clients) {
@@ -107,10 +108,9 @@ public struct HostedSignIn: Sendable {
                     ("error_description", "The provider is not one this server offers."), ("state", request.state),
                 ])
             }
-            let state = AuthorizationState(request: request, now: clock.now)
-            let sealed = sealer.seal(state)
+            let state = AuthorizationState(request: request, provider: requested ?? available[0], now: clock.now)
             if let chosen = requested ?? (available.count == 1 ? available[0] : nil) {
-                guard let url = await authorizationURL(chosen, state: state, sealed: sealed) else {
+                guard let url = await authorizationURL(state.sent(to: chosen)) else {
                     return toClient(request.redirectURI, [
                         ("error", OAuthError.Code.temporarilyUnavailable.rawValue),
                         ("error_description", "The provider cannot be reached; try again shortly."), ("state", request.state),
@@ -120,7 +120,7 @@ public struct HostedSignIn: Sendable {
             }
             var choices: [Choice] = []
             for name in available {
-                if let url = await authorizationURL(name, state: state, sealed: sealed) {
+                if let url = await authorizationURL(state.sent(to: name)) {
                     choices.append(Choice(label: name == "apple" ? "Apple" : providers.first { $0.name == name }?.displayName ?? name, url: url))
                 }
             }
@@ -128,8 +128,11 @@ public struct HostedSignIn: Sendable {
         }
     }
 
-    /// Where to send the browser for `name`; nil when that provider's endpoints cannot be found.
-    private func authorizationURL(_ name: String, state: AuthorizationState, sealed: String) async -> String? {
+    /// Where to send the browser for the provider `state` is sealed for; nil when that provider's
+    /// endpoints cannot be found.
+    private func authorizationURL(_ state: AuthorizationState) async -> String? {
+        let name = state.provider
+        let sealed = sealer.seal(state)
         if name == "apple", let apple {
             return RedirectURI.adding([
                 ("response_type", "code id_token"), ("response_mode", "form_post"), ("client_id", apple.servicesID),
@@ -155,12 +158,14 @@ public struct HostedSignIn: Sendable {
     ) async -> Outcome {
         guard let apple else { return Self.notConfigured }
         let opened: (state: AuthorizationState, client: OAuthClient)
-        switch open(form["state"], logger: logger) {
+        switch open(form["state"], at: "apple", logger: logger) {
         case .success(let value): opened = value
         case .failure(let refusal): return refusal.outcome
         }
         let (state, client) = opened
         if await alreadySpent(state, logger: logger) { return Self.alreadyUsed }
+        // Apple's discovery promises no `iss` (RFC 9207 §3); one it sends is still checked (§2.4).
+        if let refusal = Self.refusedIssuer(form["iss"], of: verifier.provider, required: false, logger: logger) { return refusal }
         let fail = failure(state.request, provider: "apple", logger: logger)
         if let error = form["error"] {
             // Apple's `user_cancelled_authorize` and anything else it reports end the same way.
@@ -215,7 +220,7 @@ public struct HostedSignIn: Sendable {
             return .page(status: 404, message: "No provider of that name signs people in here.")
         }
         let opened: (state: AuthorizationState, client: OAuthClient)
-        switch open(query["state"], logger: logger) {
+        switch open(query["state"], at: name, logger: logger) {
         case .success(let value): opened = value
         case .failure(let refusal): return refusal.outcome
         }
@@ -223,6 +228,15 @@ public struct HostedSignIn: Sendable {
         if await alreadySpent(state, logger: logger) { return Self.alreadyUsed }
         let fail = failure(state.request, provider: name, logger: logger)
         let display = provider.displayName
+        let endpoints: ProviderEndpoints.Resolved
+        do {
+            endpoints = try await provider.endpoints.resolve()
+        } catch {
+            return fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "\(name) endpoints: \(error)")
+        }
+        if let refusal = Self.refusedIssuer(
+            query["iss"], of: provider.verifier.provider, required: endpoints.authorizationResponseIssParameterSupported, logger: logger
+        ) { return refusal }
         if let error = query["error"] {
             return fail(.accessDenied, "The user did not complete sign-in with \(display).", "\(name) error \(error.prefix(64))")
         }
@@ -231,7 +245,7 @@ public struct HostedSignIn: Sendable {
         }
         let idToken: String
         do {
-            guard let tokenEndpoint = try await provider.endpoints.resolve().tokenEndpoint else {
+            guard let tokenEndpoint = endpoints.tokenEndpoint else {
                 return fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "no token endpoint")
             }
             let answer = try await transport.postForm(to: tokenEndpoint, fields: [
@@ -265,19 +279,46 @@ public struct HostedSignIn: Sendable {
             state: state, client: client, userAgent: userAgent, clientIP: clientIP, logger: logger) { _ in }
     }
 
-    /// Opens a callback's sealed state and finds its client, or the page that says why not.
-    private func open(_ sealed: String?, logger: Logger) -> Result<(state: AuthorizationState, client: OAuthClient), OutcomeError> {
+    /// Opens a callback's sealed state and finds its client, or the page that says why not. The
+    /// state must be sealed for `provider`, the callback it arrived at: a state sent to another
+    /// provider is refused before anything is sent anywhere (RFC 9700 §4.4.2), and is not spent.
+    private func open(
+        _ sealed: String?, at provider: String, logger: Logger
+    ) -> Result<(state: AuthorizationState, client: OAuthClient), OutcomeError> {
         let state: AuthorizationState
         do {
             state = try sealer.open(sealed ?? "")
         } catch {
             logger.info("hosted sign-in refused", metadata: ["reason": "state \(error)"])
-            return .failure(OutcomeError(.page(status: 400, message: "This sign-in link is invalid or has expired. Start again from the app.")))
+            return .failure(OutcomeError(Self.invalidState))
+        }
+        guard state.provider == provider else {
+            logger.warning("hosted sign-in refused", metadata: [
+                "reason": "state sealed for another provider", "provider": "\(provider)", "sealed_for": "\(state.provider)",
+                "client_id": "\(state.request.clientID)",
+            ])
+            return .failure(OutcomeError(Self.invalidState))
         }
         guard let client = clients.client(id: state.request.clientID), client.redirectURIs.contains(state.request.redirectURI) else {
             return .failure(OutcomeError(.page(status: 400, message: "The client of this sign-in is no longer registered.")))
         }
         return .success((state, client))
+    }
+
+    static let invalidState = Outcome.page(status: 400, message: "This sign-in link is invalid or has expired. Start again from the app.")
+
+    /// RFC 9207 §2.4: an `iss` in the provider's answer must be that provider's issuer, and one is
+    /// required where its discovery says `authorization_response_iss_parameter_supported`, so an
+    /// answer from another authorization server (a mix-up) is a plain 400 page before anything is
+    /// sent to a token endpoint. Answers nil when the answer passes.
+    private static func refusedIssuer(_ iss: String?, of provider: IdentityProvider, required: Bool, logger: Logger) -> Outcome? {
+        if let iss, provider.issuers.contains(iss) { return nil }
+        if iss == nil, !required { return nil }
+        logger.warning("hosted sign-in refused", metadata: [
+            "reason": iss == nil ? "no iss from a provider that sends one (RFC 9207)" : "iss is not the provider's (RFC 9207)",
+            "provider": "\(provider.name)",
+        ])
+        return .page(status: 400, message: "This sign-in response did not come from the provider it was sent to. Start again from the app.")
     }
 
     /// docs/reference.md, "Hosted sign-in": a second callback with the same state is a plain 400

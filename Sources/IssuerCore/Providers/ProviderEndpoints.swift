@@ -16,6 +16,10 @@ public actor ProviderEndpoints {
         public var jwksURI: URL
         public var authorizationEndpoint: URL?
         public var tokenEndpoint: URL?
+        /// The document's `authorization_response_iss_parameter_supported` (RFC 9207 §3): its
+        /// authorization responses carry `iss`, so one without it is refused. False when nothing
+        /// was fetched (every URL configured).
+        public var authorizationResponseIssParameterSupported = false
     }
 
     /// Why the endpoints are not known.
@@ -140,6 +144,7 @@ public actor ProviderEndpoints {
         }
         return Resolved(
             jwksURI: jwksURI, authorizationEndpoint: try settings.authorizationEndpoint ?? url("authorization_endpoint"),
-            tokenEndpoint: try settings.tokenEndpoint ?? url("token_endpoint"))
+            tokenEndpoint: try settings.tokenEndpoint ?? url("token_endpoint"),
+            authorizationResponseIssParameterSupported: object["authorization_response_iss_parameter_supported"] as? Bool == true)
     }
 }
