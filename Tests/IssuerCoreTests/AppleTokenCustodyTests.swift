@@ -13,14 +13,19 @@ struct AppleTokenCustodyTests {
     /// Keeps nothing: answers `keep` with `kept`, hands out `pending` codes, and records every call.
     final class FakeStore: AppleCustodyStoring {
         let kept: AppleCustodyStore.Kept
-        private let state: Mutex<(pending: [AppleCustodyStore.Pending], expired: [UUID], calls: [String])>
+        private let state: Mutex<(
+            pending: [AppleCustodyStore.Pending], expired: [UUID], calls: [String], held: [(answer: AppleCustodyStore.Held, due: Date)],
+            claimed: [AppleCustodyStore.Held]
+        )>
 
         init(kept: AppleCustodyStore.Kept = .kept, pending: [AppleCustodyStore.Pending] = [], expired: [UUID] = []) {
             self.kept = kept
-            state = Mutex((pending, expired, []))
+            state = Mutex((pending, expired, [], [], []))
         }
 
         var calls: [String] { state.withLock { $0.calls } }
+        /// The answers held, as `hold` stored them (claimed ones gone until rescheduled).
+        var held: [AppleCustodyStore.Held] { state.withLock { $0.held.map(\.answer) } }
         private func record(_ call: String) { state.withLock { $0.calls.append(call) } }
 
         func keep(sealed: [UInt8], userID: UUID, clientID: String, appleSubject: String, now: Date) async throws -> AppleCustodyStore.Kept {
@@ -60,6 +65,42 @@ struct AppleTokenCustodyTests {
         func reschedule(id: UUID, next: Date, reason: String) async throws {
             record("reschedule \(next.timeIntervalSince1970) \(reason)")
         }
+
+        func hold(
+            sealedAnswer: [UInt8], userID: UUID, clientID: String, received: Date, nextAttempt: Date, reason: String, pendingID: UUID?
+        ) async throws {
+            state.withLock { state in
+                state.calls.append("hold \(clientID) \(nextAttempt.timeIntervalSince(received)) \(pendingID == nil ? "-" : "pending")")
+                state.held.append((AppleCustodyStore.Held(
+                    id: UUID(), userID: userID, clientID: clientID, sealedAnswer: sealedAnswer, receivedAt: received, attempts: 0), nextAttempt))
+            }
+        }
+
+        func claimNextHeld(now: Date, leaseEnd: Date) async throws -> AppleCustodyStore.Held? {
+            state.withLock { state in
+                state.calls.append("claimNextHeld")
+                guard let index = state.held.firstIndex(where: { $0.due <= now }) else { return nil }
+                var held = state.held.remove(at: index).answer
+                held.attempts += 1
+                state.claimed.append(held)
+                return held
+            }
+        }
+
+        func keepHeld(_ held: AppleCustodyStore.Held, sealed: [UInt8], appleSubject: String, now: Date) async throws -> AppleCustodyStore.Kept {
+            record("keepHeld \(appleSubject)")
+            return kept
+        }
+
+        func dropHeld(id: UUID) async throws { record("dropHeld") }
+
+        /// Puts the claimed answer back, due at `next`.
+        func rescheduleHeld(id: UUID, next: Date, reason: String) async throws {
+            record("rescheduleHeld \(next.timeIntervalSince1970)")
+            state.withLock { state in
+                if let claimed = state.claimed.first(where: { $0.id == id }) { state.held.append((claimed, next)) }
+            }
+        }
     }
 
     let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
@@ -75,12 +116,12 @@ struct AppleTokenCustodyTests {
     /// Custody over `store` and `endpoints` (nil: no Apple credentials); its revocations go to `revocations`.
     func custody(
         _ store: FakeStore, _ endpoints: FakeAppleEndpoints?, revocations: FakeAppleRevocationStore = FakeAppleRevocationStore(),
-        events: RecordingAccountEvents = RecordingAccountEvents()
+        events: RecordingAccountEvents = RecordingAccountEvents(), fetcher: StubJWKSFetcher? = nil
     ) -> AppleTokenCustody {
         let api = endpoints?.api(clock: clock)
         let verifier = IdentityTokenVerifier(
             provider: .apple, keys: RemoteJWKSCache(url: URL(string: "https://appleid.apple.com/auth/keys")!,
-                                                   fetcher: StubJWKSFetcher(serving: keys), clock: clock), clock: clock)
+                                                   fetcher: fetcher ?? StubJWKSFetcher(serving: keys), clock: clock), clock: clock)
         let queue = AppleRevocationQueue(store: revocations, vault: vault, api: api, clock: clock, events: events)
         return AppleTokenCustody(
             store: store, vault: vault, api: api, verifier: verifier, revocations: queue, clock: clock, events: events,
@@ -178,5 +219,53 @@ struct AppleTokenCustodyTests {
         let store = FakeStore(pending: try (0..<30).map { _ in try pending(attempts: 1, expiresIn: 200) })
         #expect(try await custody(store, FakeAppleEndpoints(token: .init(status: 502))).retryPending(logger: logger) == AppleTokenCustody.batchSize)
         #expect(store.calls.filter { $0 == "claimNext" }.count == AppleTokenCustody.batchSize)
+    }
+
+    @Test("Apple's keys unreachable while its answer is verified: the answer is held, sealed, and nothing is revoked")
+    func unverifiableAnswerIsHeld() async throws {
+        let store = FakeStore()
+        let endpoints = FakeAppleEndpoints(token: try redeemed(subject: "apple.sub"))
+        let revocations = FakeAppleRevocationStore()
+        let events = RecordingAccountEvents()
+        let fetcher = StubJWKSFetcher(serving: keys)
+        fetcher.setFailing(true)
+        await custody(store, endpoints, revocations: revocations, events: events, fetcher: fetcher)
+            .custody(authorizationCode: "code", clientID: "com.example.app", userID: userID, logger: logger)
+        #expect(store.calls == ["hold com.example.app 5.0 -"])
+        #expect(endpoints.posts(to: "/auth/revoke") == 0)
+        #expect(revocations.writes.isEmpty)
+        #expect(events.events == ["apple_redemption:held"])
+        let sealed = try #require(store.held.first).sealedAnswer
+        #expect(!String(decoding: sealed, as: UTF8.self).contains("apple-refresh"), "held sealed")
+        #expect(try vault.open(sealed, kind: .tokenAnswer, userID: userID).contains("apple-refresh"))
+    }
+
+    @Test("a held answer, once the keys are back, is verified as of when Apple sent it: kept when it is the user's, revoked when it is not or does not verify; still no keys, it waits")
+    func heldAnswerSettled() async throws {
+        // Keys unreachable: held, and the worker's pass leaves it waiting, revoking nothing.
+        for (kept, idToken, calls, revoked, event) in [
+            (AppleCustodyStore.Kept.kept, nil, ["keepHeld apple.sub"], 0, "redeemed"),
+            (.notTheirs, nil, ["keepHeld apple.sub"], 1, "mismatched"),
+            (.kept, try keys.identityToken(subject: "apple.sub", audience: "com.example.other"), ["dropHeld"], 1, "unverified"),
+        ] as [(AppleCustodyStore.Kept, String?, [String], Int, String)] {
+            let store = FakeStore(kept: kept)
+            let endpoints = FakeAppleEndpoints(token: try redeemed(subject: "apple.sub", idToken: idToken))
+            let fetcher = StubJWKSFetcher(serving: keys)
+            fetcher.setFailing(true)
+            let events = RecordingAccountEvents()
+            let custody = custody(store, endpoints, events: events, fetcher: fetcher)
+            await custody.custody(authorizationCode: "code", clientID: "com.example.app", userID: userID, logger: logger)
+            clock.advance(by: 5)
+            #expect(try await custody.verifyHeld(logger: logger) == 1, "\(event)")
+            #expect(store.calls.suffix(2) == ["rescheduleHeld \(clock.now.timeIntervalSince1970 + 5)", "claimNextHeld"], "\(event)")
+
+            // The keys are back, past Apple's id_token's own lifetime: judged as of its receipt.
+            fetcher.setFailing(false)
+            clock.advance(by: 3600)
+            #expect(try await custody.verifyHeld(logger: logger) == 1, "\(event)")
+            #expect(Array(store.calls.suffix(calls.count + 1)) == calls + ["claimNextHeld"], "\(event)")
+            #expect(endpoints.posts(to: "/auth/revoke") == revoked, "\(event)")
+            #expect(events.events.prefix(2) == ["apple_redemption:held", "apple_redemption:\(event)"], "\(event)")
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import IssuerCore
 @testable import IssuerServer
+import Synchronization
 import Testing
 import TestSupport
 
@@ -57,6 +58,49 @@ struct AppleCodeBindingTests {
             }
             #expect(try await rig.fixture.count("apple_tokens") == 0)
             #expect(rig.apple.revokedTokens == [appleToken])
+        }
+    }
+
+    @Test("Apple's keys unreachable while its answer is verified: nothing revoked, the answer held sealed; once the keys are back it is kept for its user, or revoked when it is another Apple account's",
+          arguments: [false, true])
+    func keysUnavailableIsNotAMismatch(someoneElses: Bool) async throws {
+        try await AppleTestRig.run { rig in
+            let (code, appleToken) = rig.apple.issueCode(subject: someoneElses ? "held.victim" : "held.self")
+            rig.apple.mode = .unavailable
+            let signedIn = Mutex<UUID?>(nil)
+            try await AppleTestRig.test(rig.fixture) { client in
+                let tokens = try await AppleTestRig.signIn(client, rig.fixture, subject: "held.self", code: code)
+                let userID = try AppleTestRig.userID(rig.fixture, tokens)
+                signedIn.withLock { $0 = userID }
+            }
+            #expect(try await rig.fixture.count("apple_code_redemptions") == 1)
+            // Another process, whose cache of Apple's keys is cold while Apple's key set cannot be fetched.
+            try await rig.fixture.withSharing { (second: IssuerTestFixture) async throws in
+                second.appleFetcher.setFailing(true)
+                rig.apple.mode = .up
+                rig.fixture.clock.advance(by: 60)
+                try await AppleTestRig.test(second) { (_: any TestClientProtocol) async throws in
+                    #expect(try await AppleTestRig.eventually { try await rig.fixture.count("apple_held_answers") == 1 })
+                    #expect(try await rig.fixture.count("apple_code_redemptions") == 0, "the code ends with its answer held")
+                    #expect(rig.apple.revokedTokens.isEmpty, "a fault of ours is not a mismatch")
+                    #expect(try await rig.fixture.count("apple_revocations") == 0)
+                    #expect(try await rig.fixture.count("apple_tokens") == 0)
+                    #expect(!(try await AppleTestRig.dump(rig.fixture.pool)).contains(appleToken), "held sealed")
+
+                    // The keys are back, after the id_token's own lifetime: judged as of its receipt.
+                    second.appleFetcher.setFailing(false)
+                    rig.fixture.clock.advance(by: 3600)
+                    #expect(try await AppleTestRig.eventually { try await rig.fixture.count("apple_held_answers") == 0 })
+                }
+            }
+            let userID = try #require(signedIn.withLock { $0 })
+            if someoneElses {
+                #expect(rig.apple.revokedTokens == [appleToken])
+                #expect(try await rig.fixture.count("apple_tokens") == 0)
+            } else {
+                #expect(rig.apple.revokedTokens.isEmpty)
+                #expect(try await AppleTestRig.heldToken(rig.fixture, userID: userID) == appleToken)
+            }
         }
     }
 

@@ -2,7 +2,8 @@ import Foundation
 import Postgres
 
 /// What Apple token custody keeps (docs/reference.md, "Apple token custody"): the user's Apple
-/// refresh tokens, and the codes waiting to be redeemed in the background.
+/// refresh tokens, the codes waiting to be redeemed in the background, and Apple's answers held
+/// until Apple's keys are back to verify them.
 protocol AppleCustodyStoring: Sendable {
     /// Stores `sealed` as the user's Apple token for `clientID` when `appleSubject` is theirs.
     func keep(sealed: [UInt8], userID: UUID, clientID: String, appleSubject: String, now: Date) async throws -> AppleCustodyStore.Kept
@@ -20,6 +21,19 @@ protocol AppleCustodyStoring: Sendable {
     func dropPending(id: UUID) async throws
     /// Schedules the next try of a pending code.
     func reschedule(id: UUID, next: Date, reason: String) async throws
+    /// Holds Apple's answer whose `id_token` cannot be verified now, ending the pending code
+    /// `pendingID` (when the answer came from one) in the same statement.
+    func hold(
+        sealedAnswer: [UInt8], userID: UUID, clientID: String, received: Date, nextAttempt: Date, reason: String, pendingID: UUID?
+    ) async throws
+    /// Claims the next held answer due, leaving it alone to others until `leaseEnd`.
+    func claimNextHeld(now: Date, leaseEnd: Date) async throws -> AppleCustodyStore.Held?
+    /// Ends a held answer that verified, storing its token as `keep` does.
+    func keepHeld(_ held: AppleCustodyStore.Held, sealed: [UInt8], appleSubject: String, now: Date) async throws -> AppleCustodyStore.Kept
+    /// Ends a held answer without keeping its token.
+    func dropHeld(id: UUID) async throws
+    /// Schedules the next verification of a held answer.
+    func rescheduleHeld(id: UUID, next: Date, reason: String) async throws
 }
 
 /// The SQL of Apple token custody (docs/reference.md, "Apple token custody"): Apple refresh
@@ -41,6 +55,18 @@ struct AppleCustodyStore: AppleCustodyStoring {
         var expiresAt: Date
     }
 
+    /// An answer of Apple's held unverified, claimed by one worker.
+    struct Held: Sendable {
+        var id: UUID
+        var userID: UUID
+        var clientID: String
+        /// The refresh token and the `id_token`, sealed as `AppleTokenVault.Kind.tokenAnswer`.
+        var sealedAnswer: [UInt8]
+        /// When Apple sent it: its `id_token` is judged as of then.
+        var receivedAt: Date
+        var attempts: Int
+    }
+
     /// What became of a redeemed token.
     enum Kept: Sendable, Equatable {
         case kept
@@ -48,6 +74,8 @@ struct AppleCustodyStore: AppleCustodyStoring {
         case userGone
         /// The token's Apple account is not this user's.
         case notTheirs
+        /// The held answer was settled by another process already (its claim had run out).
+        case settledElsewhere
     }
 
     let pool: ConnectionPool

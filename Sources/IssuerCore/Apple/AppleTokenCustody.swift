@@ -18,6 +18,11 @@ import Postgres
 /// account (`AppleCustodyStore`). A code that is someone else's, an answer whose `id_token` does
 /// not verify, a user deleted meanwhile, or a token the database would not take: Apple's token is
 /// revoked at once (`AppleRevocationQueue.revokeUnheld`) and nothing is kept for this user.
+///
+/// Only a verified verdict revokes: revoking ends the user's authorization at Apple, whose
+/// `consent-revoked` then signs the user out everywhere, so Apple's keys being unreachable is not
+/// a reason. Such an answer is held, sealed, and verified again by the worker (`verifyHeld`) once
+/// the keys are back, as of when Apple sent it; then kept or revoked.
 public struct AppleTokenCustody: Sendable {
     /// Apple's authorization codes are valid for five minutes.
     public static let codeLifetime: Duration = .seconds(300)
@@ -87,7 +92,14 @@ public struct AppleTokenCustody: Sendable {
         let outcome = await api.redeem(code: authorizationCode, clientID: clientID, redirectURI: redirectURI, timeout: immediateTimeout)
         switch outcome {
         case .redeemed(let refreshToken, let idToken):
-            await settle(refreshToken, idToken: idToken, clientID: clientID, userID: userID, logger: logger, metadata: metadata) { sealed, subject in
+            await settle(
+                refreshToken, idToken: idToken, clientID: clientID, userID: userID, logger: logger, metadata: metadata,
+                hold: { sealed, answered, reason in
+                    try await store.hold(
+                        sealedAnswer: sealed, userID: userID, clientID: clientID, received: answered,
+                        nextAttempt: answered.addingTimeInterval(Self.backoff(afterAttempts: 1)), reason: reason, pendingID: nil)
+                }
+            ) { sealed, subject in
                 try await store.keep(sealed: sealed, userID: userID, clientID: clientID, appleSubject: subject, now: clock.now)
             }
         case .refused(let reason):
@@ -137,7 +149,12 @@ public struct AppleTokenCustody: Sendable {
             switch outcome {
             case .redeemed(let refreshToken, let idToken):
                 await settle(
-                    refreshToken, idToken: idToken, clientID: pending.clientID, userID: pending.userID, logger: logger, metadata: metadata
+                    refreshToken, idToken: idToken, clientID: pending.clientID, userID: pending.userID, logger: logger, metadata: metadata,
+                    hold: { sealed, answered, reason in
+                        try await store.hold(
+                            sealedAnswer: sealed, userID: pending.userID, clientID: pending.clientID, received: answered,
+                            nextAttempt: answered.addingTimeInterval(Self.backoff(afterAttempts: 1)), reason: reason, pendingID: pending.id)
+                    }
                 ) { sealed, subject in
                     try await store.keepPending(pending, sealed: sealed, appleSubject: subject, now: clock.now)
                 }
@@ -155,30 +172,126 @@ public struct AppleTokenCustody: Sendable {
         return tried
     }
 
+    /// One pass over Apple's answers held unverified: each claimed alone and verified as of when
+    /// Apple sent it, then kept or revoked as at sign-in; one whose keys still cannot be fetched
+    /// waits for the next try (5 s, doubling, at most a minute). Answers how many were tried.
+    @discardableResult
+    public func verifyHeld(logger: Logger) async throws -> Int {
+        guard api != nil else { return 0 }
+        var tried = 0
+        while tried < Self.batchSize {
+            let now = clock.now
+            guard let held = try await store.claimNextHeld(now: now, leaseEnd: now.addingTimeInterval(Self.lease)) else { break }
+            tried += 1
+            let metadata: Logger.Metadata = [
+                "user": "\(held.userID.uuidString.lowercased())", "client_id": "\(held.clientID)", "attempt": "\(held.attempts)",
+            ]
+            let answer: HeldAnswer
+            do {
+                let opened = try vault.open(held.sealedAnswer, kind: .tokenAnswer, userID: held.userID)
+                answer = try JSONDecoder().decode(HeldAnswer.self, from: Data(opened.utf8))
+            } catch {
+                // Nothing to verify or revoke with: the token inside cannot be read any more.
+                try await store.dropHeld(id: held.id)
+                events.appleRedemption(outcome: "failed")
+                logger.error("a held Apple answer does not decrypt (was ISSUER_SECRET changed?); it is dropped", metadata: metadata)
+                continue
+            }
+            let subject: String
+            do {
+                subject = try await verifier.verifyTokenAnswer(answer.idToken, audience: held.clientID, receivedAt: held.receivedAt).subject
+            } catch .keysUnavailable(let reason) {
+                try await store.rescheduleHeld(id: held.id, next: clock.now.addingTimeInterval(Self.backoff(afterAttempts: held.attempts)), reason: reason)
+                logger.notice("Apple's keys still cannot be fetched; the held answer waits", metadata: metadata.merging(["error": "\(reason)"]) { $1 })
+                continue
+            } catch {
+                await refuse(answer.refreshToken, error, clientID: held.clientID, userID: held.userID, logger: logger, metadata: metadata)
+                try await store.dropHeld(id: held.id)
+                continue
+            }
+            let kept = try await store.keepHeld(
+                held, sealed: try vault.seal(answer.refreshToken, kind: .refreshToken, userID: held.userID), appleSubject: subject, now: clock.now)
+            await record(kept, refreshToken: answer.refreshToken, clientID: held.clientID, userID: held.userID, logger: logger, metadata: metadata)
+        }
+        return tried
+    }
+
+    /// Apple's answer as it is held (sealed) while it cannot be verified.
+    struct HeldAnswer: Codable {
+        var refreshToken: String
+        var idToken: String
+
+        enum CodingKeys: String, CodingKey {
+            case refreshToken = "refresh_token"
+            case idToken = "id_token"
+        }
+    }
+
     /// What follows Apple's answer of a refresh token: its `id_token` verified, then the token
-    /// kept by `store` for the Apple account that `id_token` names, or else revoked at once.
+    /// kept by `store` for the Apple account that `id_token` names, or else revoked at once; held
+    /// by `hold` (with when it was received, and why) when Apple's keys cannot be fetched to verify it.
     private func settle(
         _ refreshToken: String, idToken: String?, clientID: String, userID: UUID, logger: Logger, metadata: Logger.Metadata,
+        hold: (_ sealedAnswer: [UInt8], _ received: Date, _ reason: String) async throws -> Void,
         store keep: (_ sealed: [UInt8], _ appleSubject: String) async throws -> AppleCustodyStore.Kept
     ) async {
+        let received = clock.now
+        guard let idToken else {
+            await refuse(refreshToken, IdentityTokenError.malformed("Apple's answer carries no id_token"), clientID: clientID, userID: userID, logger: logger, metadata: metadata)
+            return
+        }
+        let subject: String
+        do {
+            subject = try await verifier.verifyTokenAnswer(idToken, audience: clientID).subject
+        } catch .keysUnavailable(let reason) {
+            do {
+                let answer = try JSONEncoder().encode(HeldAnswer(refreshToken: refreshToken, idToken: idToken))
+                try await hold(try vault.seal(String(decoding: answer, as: UTF8.self), kind: .tokenAnswer, userID: userID), received, reason)
+            } catch {
+                events.appleRedemption(outcome: "failed")
+                logger.error("Apple's answer cannot be verified now and cannot be held; its token is revoked", metadata: metadata.merging([
+                    "error": "\(reason); \(error)",
+                ]) { $1 })
+                await revocations.revokeUnheld(refreshToken: refreshToken, clientID: clientID, userID: userID, timeout: immediateTimeout, logger: logger)
+                return
+            }
+            events.appleRedemption(outcome: "held")
+            logger.notice("Apple's keys cannot be fetched to verify its answer; the answer is held until they can", metadata: metadata.merging([
+                "error": "\(reason)",
+            ]) { $1 })
+            return
+        } catch {
+            await refuse(refreshToken, error, clientID: clientID, userID: userID, logger: logger, metadata: metadata)
+            return
+        }
         let kept: AppleCustodyStore.Kept
         do {
-            guard let idToken else { throw IdentityTokenError.malformed("Apple's answer carries no id_token") }
-            let subject = try await verifier.verifyTokenAnswer(idToken, audience: clientID).subject
             kept = try await keep(try vault.seal(refreshToken, kind: .refreshToken, userID: userID), subject)
-        } catch let error as IdentityTokenError {
-            events.appleRedemption(outcome: "unverified")
-            logger.warning("Apple's answer to the code redemption does not verify; its token is revoked and nothing is held", metadata: metadata.merging([
-                "error": "\(error)",
-            ]) { $1 })
-            await revocations.revokeUnheld(refreshToken: refreshToken, clientID: clientID, userID: userID, timeout: immediateTimeout, logger: logger)
-            return
         } catch {
             events.appleRedemption(outcome: "failed")
             logger.error("Apple token redeemed but not stored; it is revoked", metadata: metadata.merging(["error": "\(error)"]) { $1 })
             await revocations.revokeUnheld(refreshToken: refreshToken, clientID: clientID, userID: userID, timeout: immediateTimeout, logger: logger)
             return
         }
+        await record(kept, refreshToken: refreshToken, clientID: clientID, userID: userID, logger: logger, metadata: metadata)
+    }
+
+    /// An answer whose `id_token` was judged and refused (malformed, a bad signature, a wrong
+    /// `iss`, `aud` or `exp`): a verdict, not a fault, so Apple's token is revoked at once.
+    private func refuse(
+        _ refreshToken: String, _ error: IdentityTokenError, clientID: String, userID: UUID, logger: Logger, metadata: Logger.Metadata
+    ) async {
+        events.appleRedemption(outcome: "unverified")
+        logger.warning("Apple's answer to the code redemption does not verify; its token is revoked and nothing is held", metadata: metadata.merging([
+            "error": "\(error)",
+        ]) { $1 })
+        await revocations.revokeUnheld(refreshToken: refreshToken, clientID: clientID, userID: userID, timeout: immediateTimeout, logger: logger)
+    }
+
+    /// What a verified answer's token became: held, or revoked when no user may hold it.
+    private func record(
+        _ kept: AppleCustodyStore.Kept, refreshToken: String, clientID: String, userID: UUID, logger: Logger, metadata: Logger.Metadata
+    ) async {
         switch kept {
         case .kept:
             events.appleRedemption(outcome: "redeemed")
@@ -191,6 +304,8 @@ public struct AppleTokenCustody: Sendable {
             events.appleRedemption(outcome: "mismatched")
             logger.warning("Apple's code belongs to another Apple account than the one signing in; its token is revoked and nothing is held", metadata: metadata)
             await revocations.revokeUnheld(refreshToken: refreshToken, clientID: clientID, userID: userID, timeout: immediateTimeout, logger: logger)
+        case .settledElsewhere:
+            logger.notice("a held Apple answer was settled by another process meanwhile", metadata: metadata)
         }
     }
 }

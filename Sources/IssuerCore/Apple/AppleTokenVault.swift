@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
 
-/// Seals what Apple hands the issuer (refresh tokens, pending authorization codes) before it
-/// touches the database (docs/reference.md, "Apple token custody", docs/design.md, "Apple and remote parties"): AES-256-GCM under an HKDF subkey of the
+/// Seals what Apple hands the issuer (refresh tokens, pending authorization codes, answers held
+/// unverified) before it touches the database (docs/reference.md, "Apple token custody",
+/// docs/design.md, "Apple and remote parties"): AES-256-GCM under an HKDF subkey of the
 /// server secret, one label per kind, with the user id as associated data, so a database dump
 /// reveals nothing and a row moved to another user does not open.
 public struct AppleTokenVault: Sendable {
@@ -12,6 +13,9 @@ public struct AppleTokenVault: Sendable {
         case refreshToken = "apple-refresh-token"
         /// Apple's one-time code, held while its redemption is retried (5 minutes at most).
         case authorizationCode = "apple-authorization-code"
+        /// Apple's answer to a redeemed code (its refresh token and `id_token`), held while Apple's
+        /// keys cannot be fetched to verify it (docs/reference.md, "Apple token custody").
+        case tokenAnswer = "apple-token-answer"
     }
 
     private let secret: ServerSecret

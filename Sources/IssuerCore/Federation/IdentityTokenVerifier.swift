@@ -39,13 +39,17 @@ public struct IdentityTokenVerifier: Sendable {
     /// The ID token in a provider's answer to our own code redemption (docs/reference.md,
     /// "Apple token custody"): verified as a sign-in's token is, for the one audience the code was
     /// redeemed for, with no nonce rule (the nonce belonged to the sign-in, already checked).
-    public func verifyTokenAnswer(_ token: String, audience: String) async throws(IdentityTokenError) -> ExternalIdentity {
-        try await verifiedClaims(token, audiences: [audience]).identity
+    /// `receivedAt`: when the answer came from the provider, for an answer held while the keys
+    /// could not be fetched; its `exp` and `iat` are judged at that time, not now.
+    public func verifyTokenAnswer(
+        _ token: String, audience: String, receivedAt: Date? = nil
+    ) async throws(IdentityTokenError) -> ExternalIdentity {
+        try await verifiedClaims(token, audiences: [audience], at: receivedAt).identity
     }
 
     /// Everything up to the nonce: signature, `iss`, `aud`, `exp`, `iat`, `sub`.
     private func verifiedClaims(
-        _ token: String, audiences: Set<String>
+        _ token: String, audiences: Set<String>, at instant: Date? = nil
     ) async throws(IdentityTokenError) -> (claims: IdentityTokenClaims, identity: ExternalIdentity) {
         let payload = try await verifiedPayload(token)
         let claims: IdentityTokenClaims
@@ -63,7 +67,7 @@ public struct IdentityTokenVerifier: Sendable {
             throw .rejected("wrong azp")
         }
         if let domain = provider.hostedDomain, claims.hd != domain { throw .rejected("wrong hd") }
-        let now = clock.now.timeIntervalSince1970
+        let now = (instant ?? clock.now).timeIntervalSince1970
         guard let exp = claims.exp, exp + Self.leeway > now else { throw .rejected("expired") }
         guard let iat = claims.iat, iat - Self.leeway <= now else { throw .rejected("iat in the future") }
         guard let subject = claims.sub, !subject.isEmpty else { throw .rejected("no sub") }

@@ -3,7 +3,8 @@ import Logging
 import ServiceLifecycle
 
 /// The background worker every process runs (docs/reference.md, "Apple token custody", docs/design.md, "Apple and remote parties"): retries pending Apple
-/// code redemptions while their codes live and queued Apple revocations with backoff, forgets old
+/// code redemptions while their codes live, verifies Apple's answers held while its keys could not
+/// be fetched, retries queued Apple revocations with backoff, forgets old
 /// received event ids (Apple's and Google's `jti`s) and finished revocations, and keeps the queue-depth gauge fresh. The stores
 /// claim each row for one process and let the others skip it, so any number of processes share
 /// the work without sending anything twice at once.
@@ -25,6 +26,7 @@ struct AppleCustodyService: Service {
         let logger = dependencies.logger
         do {
             try await custody.retryPending(logger: logger)
+            try await custody.verifyHeld(logger: logger)
             try await revocations.retryDue(logger: logger)
             dependencies.metrics.appleRevocationQueue(depth: try await revocations.depth())
             try await ReceivedEventStore.prune(pool: dependencies.pool, now: dependencies.clock.now)

@@ -1,0 +1,67 @@
+import Foundation
+import Postgres
+
+/// The SQL of Apple's answers held unverified (docs/reference.md, "Apple token custody"): an
+/// answer whose `id_token` could not be verified because Apple's keys could not be fetched waits
+/// in `apple_held_answers`, sealed, until a worker can verify it, then is kept or revoked.
+extension AppleCustodyStore {
+    /// Holds `sealedAnswer`; a pending code it answered ends in the same statement, so the code is
+    /// never redeemed twice and the answer never lost between the two.
+    func hold(
+        sealedAnswer: [UInt8], userID: UUID, clientID: String, received: Date, nextAttempt: Date, reason: String, pendingID: UUID?
+    ) async throws {
+        try await pool.query("""
+            WITH done AS (DELETE FROM apple_code_redemptions WHERE id = $7::uuid)
+            INSERT INTO apple_held_answers (id, user_id, client_id, sealed_answer, received_at, attempts, next_attempt_at, last_error)
+            VALUES (gen_random_uuid(), $1::uuid, $2::text, $3::bytea, $4::timestamptz, 0, $5::timestamptz, $6::text)
+            """, [userID, clientID, sealedAnswer, received, nextAttempt, reason, pendingID])
+    }
+
+    /// Claims the next due answer (`FOR UPDATE SKIP LOCKED`), leaving it alone to others until `leaseEnd`.
+    func claimNextHeld(now: Date, leaseEnd: Date) async throws -> Held? {
+        guard let row = try await pool.query("""
+            UPDATE apple_held_answers SET attempts = attempts + 1, next_attempt_at = $2
+            WHERE id = (
+                SELECT id FROM apple_held_answers WHERE next_attempt_at <= $1
+                ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+            RETURNING id, user_id, client_id, sealed_answer, received_at, attempts
+            """, [now, leaseEnd]).single
+        else { return nil }
+        return Held(
+            id: try row.decode(column: "id"), userID: try row.decode(column: "user_id"), clientID: try row.decode(column: "client_id"),
+            sealedAnswer: try row.decode(column: "sealed_answer"), receivedAt: try row.decode(column: "received_at"),
+            attempts: try row.decode(column: "attempts"))
+    }
+
+    /// Ends a held answer that verified and stores its token for the user when `appleSubject` is
+    /// theirs, as `keep` does, in one statement.
+    func keepHeld(_ held: Held, sealed: [UInt8], appleSubject: String, now: Date) async throws -> Kept {
+        let row = try await pool.query("""
+            WITH done AS (DELETE FROM apple_held_answers WHERE id = $1 RETURNING user_id, client_id),
+            owner AS (
+                SELECT identities.user_id FROM identities, done
+                WHERE provider = $4 AND subject = $5 AND identities.user_id = done.user_id FOR KEY SHARE OF identities
+            ),
+            kept AS (
+                INSERT INTO apple_tokens (user_id, client_id, sealed, created_at)
+                SELECT done.user_id, done.client_id, $2::bytea, $3::timestamptz FROM done, owner
+                ON CONFLICT (user_id, client_id) DO UPDATE SET sealed = EXCLUDED.sealed, created_at = EXCLUDED.created_at
+                RETURNING 1)
+            SELECT EXISTS (SELECT 1 FROM done) AS held, EXISTS (SELECT 1 FROM kept) AS kept,
+                EXISTS (SELECT 1 FROM users, done WHERE users.id = done.user_id) AS user_exists
+            """, [held.id, sealed, now, provider, appleSubject]).single
+        guard let row, try row.decode(Bool.self, column: "held") else { return .settledElsewhere }
+        if try row.decode(Bool.self, column: "kept") { return .kept }
+        return try row.decode(Bool.self, column: "user_exists") ? .notTheirs : .userGone
+    }
+
+    /// Ends a held answer without a token.
+    func dropHeld(id: UUID) async throws {
+        try await pool.query("DELETE FROM apple_held_answers WHERE id = $1", [id])
+    }
+
+    /// Schedules the next verification of a held answer.
+    func rescheduleHeld(id: UUID, next: Date, reason: String) async throws {
+        try await pool.query("UPDATE apple_held_answers SET next_attempt_at = $2, last_error = $3 WHERE id = $1", [id, next, reason])
+    }
+}
