@@ -134,6 +134,24 @@ private let googleEntry = #"{"id":"google","kind":"google","native_audiences":["
         }
     }
 
+    @Test("strict is still JSON: a byte order mark, escapes and any whitespace are read as Foundation reads them")
+    func strictStillJSON() throws {
+        let registry = try Self.registry("\u{FEFF}[\r\n\t{ \"id\" : \"\\u0067oogle\", \"kind\":\"google\",\n \"native_audiences\": [\"a\\/b\\\"c\"] } ]\n")
+        let google = try #require(registry.provider(id: "google"))
+        #expect(google.nativeAudiences == [#"a/b"c"#])
+    }
+
+    @Test("deep nesting is refused, not recursed into without end")
+    func deepNesting() throws {
+        let json = #"[{"id":"google","kind":"google","native_audiences":"# + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}]"
+        do {
+            _ = try Self.registry(json)
+            Issue.record("accepted")
+        } catch let problem as ProviderRegistry.Problem {
+            #expect(problem.description.contains("nested more than"), "\(problem.description)")
+        }
+    }
+
     @Test("a refusal stays on one line whatever the entry holds", arguments: [
         (#"[{"id":"x\ny","kind":"google","native_audiences":["w"]}]"#, #"entry 1 ('x\ny') needs an id"#),
         (#"[{"id":"corp","kind":"oidc\r\ninvalid configuration: forged","native_audiences":["w"]}]"#,
