@@ -63,7 +63,8 @@ struct IssuerServices: Sendable {
 
         let signIns = SignInStore(
             pool: dependencies.pool, clock: clock,
-            refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge)
+            refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge,
+            emailLinking: EmailLinking(configuration))
         let appleExchange = IdentityExchange(
             verifier: verifier, audiences: configuration.appleClientIDs.map(Set.init), limitsAudiencesByClient: true,
             noncePolicy: NoncePolicy(

@@ -138,9 +138,13 @@ public final class EmbeddedPostgres: Sendable {
     }
 
     /// Creates a database owned by the issuer's role (for tests: one per suite).
-    public func createDatabase(_ name: String) throws {
+    ///
+    /// - Parameter locale: the new database's collation and character classes when not the
+    ///   cluster's `C` (e.g. `C.UTF-8`, for a test that needs a locale which folds case beyond ASCII).
+    public func createDatabase(_ name: String, locale: String? = nil) throws {
         let binaries = try PostgresBinaries.locate()
-        try psql(binaries, "CREATE DATABASE \"\(name)\" OWNER \(role)")
+        let options = locale.map { " TEMPLATE template0 LOCALE '\($0)'" } ?? ""
+        try psql(binaries, "CREATE DATABASE \"\(name)\" OWNER \(role)\(options)")
     }
 
     private func bootstrap(_ binaries: PostgresBinaries, database: String) throws {

@@ -61,6 +61,9 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("apple-accept-unhashed-nonce"), help: ArgumentHelp("also accept an Apple token whose nonce claim is the raw nonce (weaker): true or false (default false)", valueName: "ISSUER_APPLE_ACCEPT_UNHASHED_NONCE"))
     var appleAcceptUnhashedNonce: String?
 
+    @Option(name: .customLong("apple-link-by-verified-email"), help: ArgumentHelp("let Apple's verified, non-relay addresses take part in linking by e-mail: true or false (default false)", valueName: "ISSUER_APPLE_LINK_BY_VERIFIED_EMAIL"))
+    var appleLinkByVerifiedEmail: String?
+
     @Option(name: .customLong("access-token-ttl"), help: ArgumentHelp("access token lifetime in seconds (default 3600)", valueName: "ISSUER_ACCESS_TOKEN_TTL"))
     var accessTokenTtl: String?
 
@@ -139,6 +142,7 @@ struct SettingsOptions: ParsableArguments {
             ("ISSUER_APPLE_AUTHORIZE_URL", appleAuthorizeUrl),
             ("ISSUER_APPLE_REQUIRE_NONCE", appleRequireNonce),
             ("ISSUER_APPLE_ACCEPT_UNHASHED_NONCE", appleAcceptUnhashedNonce),
+            ("ISSUER_APPLE_LINK_BY_VERIFIED_EMAIL", appleLinkByVerifiedEmail),
             ("ISSUER_ACCESS_TOKEN_TTL", accessTokenTtl),
             ("ISSUER_ID_TOKEN_TTL", idTokenTtl),
             ("ISSUER_REFRESH_TOKEN_TTL", refreshTokenTtl),

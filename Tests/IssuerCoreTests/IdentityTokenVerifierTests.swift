@@ -35,8 +35,44 @@ struct IdentityTokenVerifierTests {
         #expect(identity == ExternalIdentity(
             provider: "apple", subject: "000111.apple.sub", audience: "com.example.app",
             email: "user@privaterelay.appleid.com", emailVerified: true, isPrivateEmail: false))
-        let arrayAudience = try apple.identityToken(issuedAt: clock.now, overrides: ["aud": ["other", "com.example.app"]])
+        let arrayAudience = try apple.identityToken(issuedAt: clock.now, overrides: ["aud": ["com.example.app"]])
         #expect(try await verify(arrayAudience).audience == "com.example.app")
+    }
+
+    @Test("OIDC Core 3.1.3.7: every audience must be trusted, and an azp must be an accepted audience or a configured authorized party")
+    func audiencesAndAuthorizedParties() async throws {
+        let now = clock.now
+        func verify(_ claims: [String: any Sendable], authorizedParties: Set<String>) async throws -> ExternalIdentity {
+            let provider = IdentityProvider(name: "apple", issuer: FakeAppleKeys.issuer, authorizedParties: authorizedParties)
+            let verifier = IdentityTokenVerifier(
+                provider: provider, keys: RemoteJWKSCache(url: URL(string: "https://keys.example.com/jwks")!, fetcher: fetcher, clock: clock),
+                clock: clock)
+            return try await verifier.verify(
+                try apple.identityToken(issuedAt: now, overrides: claims), audiences: ["web-client", "second-trusted"], nonce: nil,
+                noncePolicy: NoncePolicy())
+        }
+        let untrusted: [[String: any Sendable]] = [
+            ["aud": ["web-client", "someone-else"]],
+            ["aud": ["someone-else", "web-client"], "azp": "web-client"],
+        ]
+        for claims in untrusted {
+            for parties: Set<String> in [[], ["android-app"]] {
+                await #expect(throws: IdentityTokenError.rejected("an untrusted aud beside ours"), "\(claims) \(parties)") {
+                    try await verify(claims, authorizedParties: parties)
+                }
+            }
+        }
+        // Without authorized parties an azp must still be one of the accepted audiences.
+        await #expect(throws: IdentityTokenError.rejected("wrong azp")) {
+            try await verify(["aud": "web-client", "azp": "someone-else"], authorizedParties: [])
+        }
+        await #expect(throws: IdentityTokenError.rejected("wrong azp")) {
+            try await verify(["aud": "web-client", "azp": "someone-else"], authorizedParties: ["android-app"])
+        }
+        #expect(try await verify(["aud": ["web-client", "second-trusted"]], authorizedParties: []).audience == "web-client")
+        #expect(try await verify(["aud": "web-client", "azp": "web-client"], authorizedParties: ["android-app"]).audience == "web-client")
+        #expect(try await verify(["aud": "web-client", "azp": "second-trusted"], authorizedParties: []).audience == "web-client")
+        #expect(try await verify(["aud": "web-client", "azp": "android-app"], authorizedParties: ["android-app"]).audience == "web-client")
     }
 
     @Test("nonce: the hashed form binds; the raw form only when allowed; mismatch and missing refused")

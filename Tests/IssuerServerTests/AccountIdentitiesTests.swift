@@ -163,11 +163,14 @@ struct AccountIdentitiesTests {
         }
     }
 
-    @Test("link_by_verified_email: a first Google sign-in joins the one user with that verified e-mail; never a relay address, an unverified e-mail, two candidates, or with the option off", arguments: [
-        ("joins", true), ("relay", true), ("unverified", true), ("ambiguous", true), ("off", false),
+    @Test("link_by_verified_email: a first Google sign-in joins the one user with that verified e-mail; never a relay address, an unverified e-mail, two candidates, with the option off, or an address verified by a provider not trusted for e-mail (Apple without ISSUER_APPLE_LINK_BY_VERIFIED_EMAIL)", arguments: [
+        ("joins", true), ("relay", true), ("unverified", true), ("ambiguous", true), ("off", false), ("untrusted target", true),
     ])
     func emailLinking(_ kind: String, _ enabled: Bool) async throws {
-        try await ProviderIssuer.withGoogle(["link_by_verified_email": enabled]) { fixture, google, client in
+        let appleTrusted = kind == "untrusted target" ? "false" : "true"
+        try await ProviderIssuer.withGoogle(
+            ["link_by_verified_email": enabled], environment: ["ISSUER_APPLE_LINK_BY_VERIFIED_EMAIL": appleTrusted]
+        ) { fixture, google, client in
             let email = kind == "relay" ? "x1@privaterelay.appleid.com" : "person@example.com"
             let apple = try await AppleTestRig.signIn(client, fixture, subject: "email.apple", code: nil, email: email)
             if kind == "ambiguous" { _ = try await AppleTestRig.signIn(client, fixture, subject: "email.apple.2", code: nil, email: email) }

@@ -25,11 +25,13 @@ enum ProviderIssuer {
         }
     }
 
-    /// The issuer with a `google` provider whose keys are the fake's, fetched over HTTP.
+    /// The issuer with a `google` provider whose keys are the fake's, fetched over HTTP;
+    /// `environment` adds settings.
     static func withGoogle(
-        _ entry: [String: any Sendable] = [:], _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
+        _ entry: [String: any Sendable] = [:], environment: [String: String] = [:],
+        _ body: @escaping @Sendable (IssuerTestFixture, FakeGoogleServer, any TestClientProtocol) async throws -> Void
     ) async throws {
-        try await withProvider({ google in
+        try await withProvider(environment: environment, { google in
             var provider: [String: any Sendable] = [
                 "id": "google", "kind": "google", "native_audiences": [FakeGoogleServer.webClientID],
                 "authorized_parties": [FakeGoogleServer.androidClientID], "jwks_uri": google.jwksURI,

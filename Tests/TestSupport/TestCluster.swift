@@ -17,10 +17,11 @@ public enum TestCluster {
     public static let unreachableDatabase = "postgresql://issuer@127.0.0.1:1/issuer?connect_timeout=2"
 
     /// A connection string for a new, empty database owned by the issuer's (non-superuser) role.
-    public static func freshDatabase() async throws -> String {
+    /// `locale`: the database's own, when a test needs one other than the cluster's `C`.
+    public static func freshDatabase(locale: String? = nil) async throws -> String {
         let cluster = try await shared()
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
-        try await Offload.run { try cluster.createDatabase(name) }
+        try await Offload.run { try cluster.createDatabase(name, locale: locale) }
         return cluster.conninfo(database: name)
     }
 
@@ -28,8 +29,8 @@ public enum TestCluster {
     /// tests that use it are not about deadlines (those build their own pools), and the first
     /// test phase starts some three hundred tests at once on two cores, where a suite's parallel
     /// cases can queue for a connection longer than 5 s (a clean-clone CI run saw that).
-    public static func freshPool(size: Int = 4, timeout: Duration = .seconds(60)) async throws -> ConnectionPool {
-        ConnectionPool(conninfo: try await freshDatabase(), size: size, timeout: timeout)
+    public static func freshPool(size: Int = 4, timeout: Duration = .seconds(60), locale: String? = nil) async throws -> ConnectionPool {
+        ConnectionPool(conninfo: try await freshDatabase(locale: locale), size: size, timeout: timeout)
     }
 
     /// Runs `body` with `freshPool(size:timeout:)`'s pool, closed whichever way `body` ends.
@@ -45,9 +46,10 @@ public enum TestCluster {
     /// (the schema of docs/design.md), closed whichever way `body` ends.
     @discardableResult
     public static func withMigratedPool<Result>(
-        size: Int = 4, isolation: isolated (any Actor)? = #isolation, _ body: (ConnectionPool) async throws -> Result
+        size: Int = 4, locale: String? = nil, isolation: isolated (any Actor)? = #isolation,
+        _ body: (ConnectionPool) async throws -> Result
     ) async throws -> Result {
-        try await freshPool(size: size).closing { pool in
+        try await freshPool(size: size, locale: locale).closing { pool in
             try await Migrator(pool: pool).migrate(try IssuerMigrations.builtIn())
             return try await body(pool)
         }

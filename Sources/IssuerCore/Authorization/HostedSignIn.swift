@@ -275,7 +275,7 @@ public struct HostedSignIn: Sendable {
             return fail(.accessDenied, "Sign-in with \(display) could not be verified.", "\(error)")
         }
         return await complete(
-            identity, linksByVerifiedEmail: provider.verifier.provider.linksByVerifiedEmail, givenName: nil, familyName: nil,
+            identity, givenName: nil, familyName: nil,
             state: state, client: client, userAgent: userAgent, clientIP: clientIP, logger: logger) { _ in }
     }
 
@@ -362,19 +362,18 @@ public struct HostedSignIn: Sendable {
     /// the state spent and a one-time code stored in one statement, then the client's redirect.
     /// `afterSignIn` runs once the user exists (Apple's code goes to custody).
     private func complete(
-        _ identity: ExternalIdentity, linksByVerifiedEmail: Bool = false, givenName: String?, familyName: String?,
+        _ identity: ExternalIdentity, givenName: String?, familyName: String?,
         state: AuthorizationState, client: OAuthClient,
         userAgent: String?, clientIP: String?, logger: Logger, afterSignIn: (UUID) async -> Void
     ) async -> Outcome {
         let request = state.request
         let outcome: (signIn: SignIn, code: AuthorizationCode)
         do {
-            var signIn = SignInRequest(
+            let signIn = SignInRequest(
                 identity: identity, givenName: givenName, familyName: familyName, clientID: client.clientID,
                 scopes: request.scopes, nonce: request.nonce,
                 userAgent: UserAgent.bounded(userAgent),
                 clientIP: clientIP)
-            signIn.linksByVerifiedEmail = linksByVerifiedEmail
             outcome = try await store.signIn(
                 signIn,
                 authorization: request, codeLifetime: AuthorizationCode.lifetime,

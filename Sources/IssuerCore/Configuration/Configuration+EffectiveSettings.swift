@@ -39,6 +39,7 @@ extension Configuration {
             "ISSUER_APPLE_SERVICES_ID": appleServicesID,
             "ISSUER_APPLE_REQUIRE_NONCE": String(appleRequireNonce),
             "ISSUER_APPLE_ACCEPT_UNHASHED_NONCE": String(appleAcceptUnhashedNonce),
+            "ISSUER_APPLE_LINK_BY_VERIFIED_EMAIL": String(appleLinkByVerifiedEmail),
             "ISSUER_APPLE_JWKS_URL": appleJWKSURL.absoluteString,
             "ISSUER_APPLE_AUTHORIZE_URL": appleAuthorizeURL.absoluteString,
             "ISSUER_APPLE_TOKEN_URL": appleTokenURL.absoluteString,

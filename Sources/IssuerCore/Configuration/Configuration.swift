@@ -43,6 +43,9 @@ public struct Configuration: Sendable {
     /// ISSUER_APPLE_ACCEPT_UNHASHED_NONCE: also accept a token whose `nonce` claim is the raw
     /// nonce (docs/reference.md, "Native sign-in"; weaker, since the claim is readable in a stolen token).
     public var appleAcceptUnhashedNonce: Bool
+    /// ISSUER_APPLE_LINK_BY_VERIFIED_EMAIL: Apple's verified addresses that are not relay
+    /// addresses take part in linking by e-mail, on both sides (docs/reference.md, "Linked identities").
+    public var appleLinkByVerifiedEmail: Bool
     /// ISSUER_ACCESS_TOKEN_TTL (whole seconds): access token lifetime.
     public var accessTokenTTL: Duration
     /// ISSUER_ID_TOKEN_TTL (whole seconds): ID token lifetime.
@@ -115,7 +118,12 @@ public struct Configuration: Sendable {
         }
         databaseURL = reader.string("ISSUER_DATABASE_URL").map(Secret.init)
         if let databaseURL, let problem = ConnectionString.problem(in: databaseURL.revealed) {
-            throw reader.invalid("ISSUER_DATABASE_URL", "is not a valid libpq connection URI: \(problem)")
+            // libpq's complaint alone (`missing "…" after "…"`, its quotes redacted: they may hold
+            // the password) does not say what would be right.
+            throw reader.invalid("ISSUER_DATABASE_URL", """
+                is not a libpq connection string (\(problem)): write postgresql://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=require, \
+                or key=value pairs such as "host=db.internal dbname=issuer user=issuer"
+                """)
         }
         databasePoolSize = try reader.positiveInt("ISSUER_DATABASE_POOL_SIZE", default: 8, max: 1000)
         keysDirectory = URL(fileURLWithPath: reader.string("ISSUER_KEYS_DIR", default: "./keys"), isDirectory: true)
@@ -146,6 +154,7 @@ public struct Configuration: Sendable {
         appleAuthorizeURL = try reader.remoteURL("ISSUER_APPLE_AUTHORIZE_URL", default: "https://appleid.apple.com/auth/authorize")
         appleRequireNonce = try reader.bool("ISSUER_APPLE_REQUIRE_NONCE", default: false)
         appleAcceptUnhashedNonce = try reader.bool("ISSUER_APPLE_ACCEPT_UNHASHED_NONCE", default: false)
+        appleLinkByVerifiedEmail = try reader.bool("ISSUER_APPLE_LINK_BY_VERIFIED_EMAIL", default: false)
         accessTokenTTL = .seconds(try reader.positiveInt("ISSUER_ACCESS_TOKEN_TTL", default: 3600))
         idTokenTTL = .seconds(try reader.positiveInt("ISSUER_ID_TOKEN_TTL", default: 3600))
         refreshTokenTTL = .seconds(try reader.positiveInt("ISSUER_REFRESH_TOKEN_TTL", default: 2_592_000))

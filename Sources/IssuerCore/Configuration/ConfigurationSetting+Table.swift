@@ -88,6 +88,12 @@ extension ConfigurationSetting {
             claim is readable in the token, so only `hex(SHA-256(nonce))` binds a token to the app that asked \
             for it. Turn it on only for app versions that hand Apple the raw value.
             """),
+        .init("ISSUER_APPLE_LINK_BY_VERIFIED_EMAIL", .apple, default: "false", """
+            `true`: Apple's verified addresses that are not private relay addresses take part in linking by \
+            e-mail, as a provider's `link_by_verified_email` does: a first Apple sign-in may join the user \
+            with that verified address, and an Apple identity's address may be the one a trusted provider's \
+            first sign-in joins. Off: Apple's addresses are never compared.
+            """),
         .init("ISSUER_APPLE_JWKS_URL", .apple, default: "https://appleid.apple.com/auth/keys", "Apple's keys."),
         .init("ISSUER_APPLE_AUTHORIZE_URL", .apple, default: "https://appleid.apple.com/auth/authorize", """
             Where the hosted flow sends the browser.

@@ -13,15 +13,13 @@ public struct IdentityProvider: Sendable, Equatable {
     /// Every `iss` its tokens may carry: `issuer`, and for Google also `accounts.google.com`
     /// (OIDC Core §15.6.2).
     public var issuers: Set<String>
-    /// The `azp` values accepted when a token carries one; empty: any.
+    /// The `azp` values accepted, besides the accepted audiences, when a token carries one
+    /// (OIDC Core §2; for Google, the Android app's client ID).
     public var authorizedParties: Set<String>
     /// When set, a token's `hd` must equal it.
     public var hostedDomain: String?
     /// The signature algorithms accepted; never `none` or an HMAC (RFC 8725 §3.1).
     public var algorithms: Set<JWSAlgorithm>
-    /// `link_by_verified_email`: a first sign-in joins the one existing user with that verified
-    /// e-mail (docs/reference.md, "Linked identities"). Never for Apple.
-    public var linksByVerifiedEmail: Bool = false
 
     public init(
         name: String, issuer: String, alternateIssuers: Set<String> = [], authorizedParties: Set<String> = [],
@@ -44,6 +42,5 @@ public struct IdentityProvider: Sendable, Equatable {
             name: settings.id, issuer: settings.issuer, alternateIssuers: settings.issuers,
             authorizedParties: Set(settings.authorizedParties), hostedDomain: settings.hostedDomain,
             algorithms: Set(JWSAlgorithm.allCases))
-        linksByVerifiedEmail = settings.linkByVerifiedEmail
     }
 }

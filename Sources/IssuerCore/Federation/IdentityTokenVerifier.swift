@@ -59,11 +59,14 @@ public struct IdentityTokenVerifier: Sendable {
             throw .rejected("claims of the wrong type")
         }
         guard let iss = claims.iss, provider.issuers.contains(iss) else { throw .rejected("wrong iss") }
+        // OIDC Core §3.1.3.7 step 3: the token must be meant for us, and for nobody else we do not
+        // trust: a token that also names a stranger's audience was issued to that stranger too.
         guard let audience = claims.aud.first(where: audiences.contains) else { throw .rejected("wrong aud") }
-        // OIDC Core §2 `azp`: the party the token was issued to, when it is not the audience
-        // (Google: the Android app's client id beside the server's web client id).
-        // An `azp` equal to the audience is the web flow's own client (Google's hosted flow).
-        if !provider.authorizedParties.isEmpty, let azp = claims.azp, azp != audience, !provider.authorizedParties.contains(azp) {
+        guard claims.aud.allSatisfy(audiences.contains) else { throw .rejected("an untrusted aud beside ours") }
+        // OIDC Core §2 `azp`: the party the token was issued to (Google: the Android app's client
+        // id beside the server's web client id). One we accept as an audience is ours (Google's
+        // hosted flow names its own client); any other must be a configured authorized party.
+        if let azp = claims.azp, !audiences.contains(azp), !provider.authorizedParties.contains(azp) {
             throw .rejected("wrong azp")
         }
         if let domain = provider.hostedDomain, claims.hd != domain { throw .rejected("wrong hd") }

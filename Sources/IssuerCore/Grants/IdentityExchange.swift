@@ -137,11 +137,10 @@ public struct IdentityExchange: Sendable {
         }
         let signIn: SignIn
         do {
-            var signInRequest = SignInRequest(
+            let signInRequest = SignInRequest(
                 identity: identity, givenName: request.givenName, familyName: request.familyName,
                 clientID: client.clientID, scopes: scopes, nonce: request.nonce,
                 userAgent: request.userAgent, clientIP: request.clientIP)
-            signInRequest.linksByVerifiedEmail = provider.linksByVerifiedEmail
             signIn = try await store.signIn(signInRequest)
         } catch is SignInStore.IdentityDisabled {
             // docs/reference.md, "Google's account-protection events": Google disabled the account for hijacking.

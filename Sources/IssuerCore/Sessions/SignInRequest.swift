@@ -16,9 +16,6 @@ public struct SignInRequest: Sendable {
     public var userAgent: String?
     /// The client IP after `ISSUER_TRUSTED_PROXIES`, recorded on the session.
     public var clientIP: String?
-    /// Whether a first sign-in may join the one existing user with the same verified e-mail
-    /// (the provider's `link_by_verified_email`).
-    public var linksByVerifiedEmail = false
 
     /// Only the identity, the client and the scopes are required.
     public init(

@@ -17,13 +17,20 @@ public struct SignInStore: Sendable {
     private let clock: any WallClock
     private let refreshTokenTTL: TimeInterval
     private let sessionMaxAge: TimeInterval
+    private let emailLinking: EmailLinking
 
-    /// Lifetimes: `ISSUER_REFRESH_TOKEN_TTL` and `ISSUER_SESSION_MAX_AGE` (docs/reference.md, "Configuration").
-    public init(pool: ConnectionPool, clock: any WallClock, refreshTokenTTL: Duration, sessionMaxAge: Duration) {
+    /// Lifetimes: `ISSUER_REFRESH_TOKEN_TTL` and `ISSUER_SESSION_MAX_AGE` (docs/reference.md,
+    /// "Configuration"); `emailLinking`: which providers' verified addresses join a first sign-in
+    /// to an existing user (docs/reference.md, "Linked identities").
+    public init(
+        pool: ConnectionPool, clock: any WallClock, refreshTokenTTL: Duration, sessionMaxAge: Duration,
+        emailLinking: EmailLinking = .off
+    ) {
         self.pool = pool
         self.clock = clock
         self.refreshTokenTTL = refreshTokenTTL.timeInterval
         self.sessionMaxAge = sessionMaxAge.timeInterval
+        self.emailLinking = emailLinking
     }
 
     /// The identity, user and session, shared by both forms of sign-in; parameters $1 to $18
@@ -153,7 +160,8 @@ public struct SignInStore: Sendable {
             _ = try await AppleTransferStore(pool: pool, provider: identity.provider)
                 .rekey(transferSub: transferSub, to: identity.subject, email: nil, now: now)
         }
-        let joined = request.linksByVerifiedEmail ? try await userWithVerifiedEmail(identity) : nil
+        var joined: UUID?
+        if let address = emailLinking.linkingAddress(of: identity) { joined = try await userWithVerifiedEmail(address, identity) }
         let record = SignInRecord(
             request: request, userID: joined ?? UUID(), sessionID: UUID(), now: now, sessionExpiresAt: sessionExpiry,
             yields: yields(now, sessionExpiry))
@@ -193,18 +201,18 @@ public struct SignInStore: Sendable {
     }
 
     /// docs/reference.md, "Linked identities": the one existing user a first sign-in of
-    /// `identity` joins, by a verified e-mail equal to the token's verified e-mail. Nil when the
-    /// identity exists already, the e-mail is not verified or is an Apple relay address, no user
-    /// or more than one has it, or that user already has an identity of this provider.
-    private func userWithVerifiedEmail(_ identity: ExternalIdentity) async throws -> UUID? {
-        guard identity.emailVerified == true, let email = identity.email, !email.isEmpty,
-              !email.lowercased().hasSuffix("@privaterelay.appleid.com") else { return nil }
-        return try await pool.query("""
+    /// `identity` joins by `address` (`EmailLinking.linkingAddress`), matched only among the
+    /// verified addresses of providers trusted for e-mail. Nil when the identity exists already,
+    /// no user or more than one has the address, or that user already has an identity of this
+    /// provider.
+    private func userWithVerifiedEmail(_ address: String, _ identity: ExternalIdentity) async throws -> UUID? {
+        try await pool.query("""
             SELECT CASE WHEN EXISTS (SELECT 1 FROM identities WHERE provider = $2 AND subject = $3) THEN NULL ELSE (
                 SELECT min(user_id::text)::uuid FROM identities
-                WHERE lower(email) = lower($1) AND email_verified
+                WHERE email_key = $1 AND email_verified AND provider = ANY (string_to_array($4, ','))
                 HAVING count(DISTINCT user_id) = 1
                    AND bool_and(user_id NOT IN (SELECT user_id FROM identities WHERE provider = $2))) END AS user_id
-            """, [email, identity.provider, identity.subject]).single?.decodeIfPresent(UUID.self, column: "user_id")
+            """, [address, identity.provider, identity.subject, emailLinking.trustedProviders.sorted().joined(separator: ",")]
+        ).single?.decodeIfPresent(UUID.self, column: "user_id")
     }
 }
