@@ -77,14 +77,23 @@ public final class Connection: @unchecked Sendable {
             }
         }
         guard let newHandle else { throw PostgresError.unavailable("out of memory") }
+        // Bad from the start: libpq refused an option's value (`sslmode=bogus`) before any network.
+        if PQstatus(newHandle) == CONNECTION_BAD {
+            let message = String(cString: PQerrorMessage(newHandle))
+            PQfinish(newHandle)
+            throw PostgresError.misconfigured(ConnectFailure.parse(message).message)
+        }
+        // The server's refusal then carries its SQLSTATE in the message (`ConnectFailure`).
+        PQsetErrorVerbosity(newHandle, PQERRORS_VERBOSE)
         var polling = PGRES_POLLING_WRITING
         while true {
             if PQstatus(newHandle) == CONNECTION_BAD || polling == PGRES_POLLING_FAILED {
-                let message = String(cString: PQerrorMessage(newHandle)).trimmingCharacters(in: .whitespacesAndNewlines)
+                let message = String(cString: PQerrorMessage(newHandle))
                 PQfinish(newHandle)
-                throw PostgresError.unavailable(message.isEmpty ? "cannot connect" : message)
+                throw ConnectFailure.error(message)
             }
             if polling == PGRES_POLLING_OK {
+                PQsetErrorVerbosity(newHandle, PQERRORS_DEFAULT)
                 receiveNotices(on: newHandle)
                 handle = newHandle
                 return

@@ -11,6 +11,10 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible {
     case decoding(String)
     /// The pool was closed while the call waited or ran.
     case poolClosed
+    /// The connection settings are wrong, not the database away: libpq refused an option
+    /// (`sslmode=bogus`), or the server refused the role, its password or the database. Waiting
+    /// does not help; an operator must fix the setting (docs/reference.md, "Admin CLI": exit 2).
+    case misconfigured(String)
 
     /// The SQLSTATE of a server error, if this is one.
     public var sqlState: SQLState? {
@@ -32,6 +36,12 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True when the connection settings are at fault (`misconfigured`).
+    public var isMisconfiguration: Bool {
+        if case .misconfigured = self { return true }
+        return false
+    }
+
     /// For logs: may carry the server's message, so it is never shown to a client.
     public var description: String {
         switch self {
@@ -39,6 +49,7 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible {
         case .server(let state, let message): return "database error \(state.rawValue): \(message)"
         case .decoding(let reason): return "cannot decode database value: \(reason)"
         case .poolClosed: return "database pool is closed"
+        case .misconfigured(let reason): return "database refused the connection settings: \(reason)"
         }
     }
 }

@@ -35,6 +35,9 @@ struct CommandFailure: Error, Sendable, CustomStringConvertible {
             self.init(ExitStatus(rawValue: code.rawValue) ?? (code == .validationFailure ? .usage : .failed), nil)
         case let error as PostgresError where error.isUnavailable:
             self.init(.unavailable, "\(error)")
+        case let error as PostgresError where error.isMisconfiguration:
+            // docs/reference.md, "Admin CLI": settings to fix, not an outage to wait out.
+            self.init(.usage, "ISSUER_DATABASE_URL: \(error)")
         case let error as EmbeddedPostgresError:
             self.init(.unavailable, "the embedded PostgreSQL could not start: \(error)")
         case let error as ConfigurationError:

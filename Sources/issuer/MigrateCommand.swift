@@ -44,7 +44,9 @@ struct MigrateCommand: AsyncParsableCommand {
             throw failure
         } catch {
             await database.shutdown()
-            throw CommandFailure(CommandFailure(error).status, "\(error)", command: "migrate")
+            var failure = CommandFailure(error)
+            failure.command = "migrate"
+            throw failure
         }
         await database.shutdown()
     }

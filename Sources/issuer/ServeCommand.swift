@@ -24,6 +24,14 @@ struct ServeCommand: AsyncParsableCommand {
         let threads = ServerThreads.prepare()
         let configuration = try ConfigurationLoader.load(settings)
         let logger = ConfigurationLoader.bootstrapLogging(configuration)
+        var listeners = [(configuration.host, configuration.port, "ISSUER_PORT")]
+        if let port = configuration.operationsPort { listeners.append((configuration.operationsHost, port, "ISSUER_OPS_PORT")) }
+        for (host, port, setting) in listeners {
+            if let problem = ListenAddressCheck.problem(host: host, port: port, setting: setting) {
+                logger.critical("\(problem)")
+                throw CommandFailure(.failed, nil)
+            }
+        }
         logger.info("thread pools sized to this process's cores", metadata: [
             "cores": "\(threads.cores)", "tasks": "\(threads.eventLoopsRunTasks ? "event-loops" : "cooperative-pool")",
         ])

@@ -46,7 +46,7 @@ struct MigratorTests {
             try await migrator.migrate([migrations[0]])
             // Another process migrating holds the advisory lock for as long as it takes.
             try await pool.withConnection { connection in
-                try connection.query("SELECT pg_advisory_lock($1)", [Migrator.advisoryLockKey])
+                _ = try connection.query("SELECT pg_advisory_lock($1)", [Migrator.advisoryLockKey])
             }
             let status = try await ConnectionPool(conninfo: try await Self.readOnlyConninfo(pool), size: 1, timeout: .seconds(10))
                 .closing { reader in try await Migrator(pool: reader).status(migrations) }
