@@ -18,7 +18,9 @@ the check exercises exactly the documented commands:
   - ISSUER_TRUSTED_PROXIES names no range as wide as a node's pod range; egress to PostgreSQL
     (5432) goes to named peers only;
   - the documented apply needs no Prometheus Operator: its objects are an optional component,
-    whose PrometheusRule carries exactly deploy/prometheus/issuer.rules.yml's groups.
+    whose PrometheusRule carries exactly deploy/prometheus/issuer.rules.yml's groups;
+  - every program a container of a third-party image runs by absolute path is where that image
+    installs it (IMAGE_LAYOUTS, read off each image's own build files).
 
 usage: kubernetes_consistency.py RENDERED [--root REPOSITORY]
 """
@@ -35,6 +37,10 @@ import yaml
 
 problems: list[str] = []
 TOKEN_PATH = "/var/run/secrets/kubernetes.io/serviceaccount"
+# Where each third-party image installs the programs our commands name. registry.k8s.io/kubectl:
+# kubernetes/kubernetes build/server-image/kubectl/Dockerfile copies the binary to /bin/ on a
+# go-runner base (KUBECTL_BASE_IMAGE in build/common.sh), whose runner is /go-runner.
+IMAGE_LAYOUTS = {"registry.k8s.io/kubectl": {"/bin/kubectl", "/go-runner"}}
 WORKLOADS = {"Deployment": lambda o: o["spec"]["template"], "Job": lambda o: o["spec"]["template"],
              "CronJob": lambda o: o["spec"]["jobTemplate"]["spec"]["template"]}
 
@@ -285,6 +291,22 @@ def check_rotation(by: dict) -> None:
     check("resourceVersion" in " ".join(rotate.get("command", [])), "CronJob/issuer-keys: the Secret rotate writes carries no resourceVersion")
 
 
+def check_image_layouts(objects: list[dict]) -> None:
+    for o in objects:
+        pod = pod_of(o)
+        if pod is None:
+            continue
+        for c in containers(pod["spec"]):
+            image = c.get("image", "").rsplit(":", 1)[0]
+            if image not in IMAGE_LAYOUTS:
+                continue
+            for word in c.get("command", []) + c.get("args", []):
+                program = word.split("=", 1)[-1] if word.startswith("-") else word
+                if program.startswith("/") and posixpath.basename(program) in {posixpath.basename(p) for p in IMAGE_LAYOUTS[image]}:
+                    check(program in IMAGE_LAYOUTS[image],
+                          f"{o['kind']}/{o['metadata']['name']} container {c['name']}: {image} has no {program} (it installs {', '.join(sorted(IMAGE_LAYOUTS[image]))})")
+
+
 def check_network(by: dict, server: dict) -> None:
     # X-Forwarded-For is believed only from narrow ranges: never as wide as a node's pod range.
     for cidr in filter(None, server.get("ISSUER_TRUSTED_PROXIES", "").split(",")):
@@ -343,6 +365,7 @@ def main() -> int:
     secret_keys = guarded(check_apply_steps, root, operations) or {}
     guarded(check_mounts, objects, by, secret_keys)
     guarded(check_rotation, by)
+    guarded(check_image_layouts, objects)
     server = by.get(("ConfigMap", "issuer-server"), {}).get("data", {})
     guarded(check_network, by, server)
     documented_paths = {option(argv, "-k") for argv in guarded(documented_commands, operations) or [] if argv[0] == "kubectl"} - {None}
