@@ -15,7 +15,8 @@ enum ConnectFailure {
         sqlState.hasPrefix("28") || sqlState == "3D000" || sqlState == "42501"
     }
 
-    /// The error for libpq's message about a failed connect.
+    /// The error for libpq's message about a failed connect. Without a SQLSTATE the server never
+    /// spoke (a socket missing, a name not resolving yet, a refused port): unavailability.
     static func error(_ libpqMessage: String) -> PostgresError {
         let (sqlState, message) = parse(libpqMessage)
         if let sqlState, isMisconfiguration(sqlState: sqlState) { return .misconfigured(message) }
@@ -23,21 +24,23 @@ enum ConnectFailure {
     }
 
     /// The SQLSTATE a verbose message carries, and the message as one line without it and
-    /// without the `LOCATION:` line (libpq's newlines and tabs would print as escapes).
+    /// without the `LOCATION:` line (libpq's newlines and tabs would print as escapes). What
+    /// libpq itself wrote has its quoted parts redacted, as `ConnectionString` does: libpq quotes
+    /// parts of the settings, which may hold the password; the server's own words stay.
     static func parse(_ libpqMessage: String) -> (sqlState: String?, message: String) {
         var sqlState: String?
         var kept: [String] = []
         for line in libpqMessage.split(whereSeparator: \.isNewline) {
             if line.hasPrefix("LOCATION:") { continue }
-            var text = String(line)
+            var text = ConnectionString.redactQuoted(String(line))
             for severity in ["FATAL:  ", "ERROR:  ", "PANIC:  "] {
-                guard let range = text.range(of: severity) else { continue }
-                let rest = text[range.upperBound...]
+                guard let range = line.range(of: severity) else { continue }
+                let rest = line[range.upperBound...]
                 let code = rest.prefix(5)
                 if code.count == 5, code.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }),
                    rest.dropFirst(5).hasPrefix(": ") {
                     sqlState = sqlState ?? String(code)
-                    text = String(text[..<range.upperBound]) + String(rest.dropFirst(7))
+                    text = ConnectionString.redactQuoted(String(line[..<range.lowerBound])) + severity + String(rest.dropFirst(7))
                 }
                 break
             }

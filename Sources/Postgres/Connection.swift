@@ -77,13 +77,10 @@ public final class Connection: @unchecked Sendable {
             }
         }
         guard let newHandle else { throw PostgresError.unavailable("out of memory") }
-        // Bad from the start: libpq refused an option's value (`sslmode=bogus`) before any network.
-        if PQstatus(newHandle) == CONNECTION_BAD {
-            let message = String(cString: PQerrorMessage(newHandle))
-            PQfinish(newHandle)
-            throw PostgresError.misconfigured(ConnectFailure.parse(message).message)
-        }
-        // The server's refusal then carries its SQLSTATE in the message (`ConnectFailure`).
+        // The server's refusal carries its SQLSTATE in the message (`ConnectFailure`). A link bad
+        // from the start (the first attempt runs inside the call: a missing socket fails there)
+        // is judged the same way; option values libpq refuses are caught at start by
+        // `ConnectionString.problem`.
         PQsetErrorVerbosity(newHandle, PQERRORS_VERBOSE)
         var polling = PGRES_POLLING_WRITING
         while true {

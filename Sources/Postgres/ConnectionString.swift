@@ -14,6 +14,34 @@ public enum ConnectionString {
             return redactQuoted(String(cString: errorMessage).trimmingCharacters(in: .whitespacesAndNewlines))
         }
         PQconninfoFree(options)
+        return invalidValue(in: conninfo)
+    }
+
+    /// The values libpq checks only when it connects, checked here so that a wrong one is a
+    /// configuration error at start (never a connect failure, which a missing socket also is).
+    /// Messages name the option, never its value: a URI with an unescaped `:` or `@` in its
+    /// password puts part of the password in `port`.
+    static let enumerated: [String: [String]] = [
+        "sslmode": ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"],
+        "gssencmode": ["disable", "prefer", "require"],
+        "channel_binding": ["disable", "prefer", "require"],
+        "target_session_attrs": ["any", "read-write", "read-only", "primary", "standby", "prefer-standby"],
+        "load_balance_hosts": ["disable", "random"],
+    ]
+
+    static func invalidValue(in conninfo: String) -> String? {
+        for (keyword, allowed) in enumerated.sorted(by: { $0.key < $1.key }) {
+            if let value = value(of: keyword, in: conninfo), !allowed.contains(value) {
+                return "\(keyword) must be one of \(allowed.joined(separator: ", "))"
+            }
+        }
+        for keyword in ["port", "connect_timeout", "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count"] {
+            guard let value = value(of: keyword, in: conninfo) else { continue }
+            let items = keyword == "port" ? value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) : [value]
+            if items.contains(where: { !$0.isEmpty && !$0.allSatisfy(\.isASCIIDigit) }) {
+                return "\(keyword) must be a number (a password with an unescaped ':' or '@' in a URI ends up there: percent-encode it)"
+            }
+        }
         return nil
     }
 
@@ -33,7 +61,7 @@ public enum ConnectionString {
     }
 
     /// libpq quotes the offending part of the input in double quotes.
-    static func redactQuoted(_ message: String) -> String {
+    public static func redactQuoted(_ message: String) -> String {
         var result = ""
         var inQuote = false
         for character in message {
@@ -46,4 +74,8 @@ public enum ConnectionString {
         }
         return result
     }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

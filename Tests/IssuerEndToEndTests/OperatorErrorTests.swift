@@ -11,7 +11,7 @@ import TestSupport
 /// one line naming the address and its setting, before anything else happens.
 @Suite("Operator errors name what to fix")
 struct OperatorErrorTests {
-    @Test("an unknown role, an unknown database and a bad sslmode: exit 2, one line naming ISSUER_DATABASE_URL, no escaped newlines")
+    @Test("an unknown role and an unknown database: exit 2, one line naming ISSUER_DATABASE_URL, no escaped newlines")
     func refusedSettings() async throws {
         let good = try await TestCluster.freshDatabase()
         let host = try #require(ConnectionString.value(of: "host", in: good))
@@ -20,7 +20,6 @@ struct OperatorErrorTests {
         for url in [
             "host=\(host) port=\(port) dbname=\(database) user=nobody_here",
             "host=\(host) port=\(port) dbname=no_such_database user=issuer",
-            "host=\(host) port=\(port) dbname=\(database) user=issuer sslmode=bogus",
         ] {
             let result = try await IssuerCommand.run(
                 ["migrate", "--status"], in: FileManager.default.temporaryDirectory, environment: ["ISSUER_DATABASE_URL": url])
@@ -32,13 +31,16 @@ struct OperatorErrorTests {
         }
     }
 
-    @Test("a malformed ISSUER_DATABASE_URL says what a right one looks like, without echoing the value")
-    func malformedURL() async throws {
+    @Test("a malformed ISSUER_DATABASE_URL, a bad sslmode, a password spilling into the port: refused at start, one line saying what a right one looks like, never the value", arguments: [
+        "not a url with secret-password", "host=db dbname=issuer sslmode=bogus password=secret-password",
+        "postgresql://issuer:p@ss:secret-password@db/issuer",
+    ])
+    func malformedURL(_ url: String) async throws {
         let result = try await IssuerCommand.run(
-            ["migrate", "--status"], in: FileManager.default.temporaryDirectory,
-            environment: ["ISSUER_DATABASE_URL": "not a url with secret-password"])
-        #expect(result.code != 0)
-        #expect(result.output.contains("postgresql://USER:PASSWORD@HOST"), "\(result.output)")
+            ["migrate", "--status"], in: FileManager.default.temporaryDirectory, environment: ["ISSUER_DATABASE_URL": url])
+        #expect(result.code == 1, "\(result.output)")
+        #expect(result.output.split(separator: "\n").count == 1, "\(result.output)")
+        #expect(result.output.contains("ISSUER_DATABASE_URL") && result.output.contains("postgresql://USER:PASSWORD@HOST"), "\(result.output)")
         #expect(!result.output.contains("secret-password"))
     }
 

@@ -27,13 +27,12 @@ struct ConnectFailureTests {
         }
     }
 
-    @Test("an unknown role, an unknown database and a bad sslmode are misconfigured, in one line; a refused port is unavailable")
+    @Test("an unknown role and an unknown database are misconfigured, in one line; a refused port and a missing socket are unavailable")
     func classified() async throws {
         let (server, database) = try await Self.server()
         let refusals = [
             "\(server) dbname=\(database) user=nobody_here",
             "\(server) dbname=no_such_database user=issuer",
-            "\(server) dbname=\(database) user=issuer sslmode=bogus",
         ]
         for conninfo in refusals {
             let error = await Self.connect(conninfo)
@@ -43,15 +42,39 @@ struct ConnectFailureTests {
             #expect(!text.contains("\n") && !text.contains("\t") && !text.contains("LOCATION"), "\(text)")
             #expect(!text.contains("28000") && !text.contains("3D000"), "the code is for the decision, not the reader: \(text)")
         }
-        let away = await Self.connect(TestCluster.unreachableDatabase)
-        #expect(away?.isUnavailable == true, "\(String(describing: away))")
+        // A database that is down: nothing listens on the port, or its socket is not there (the
+        // first attempt fails inside libpq's start call, before any poll).
+        for conninfo in [TestCluster.unreachableDatabase, "host=/nonexistent-socket-directory dbname=issuer user=issuer"] {
+            let away = await Self.connect(conninfo)
+            #expect(away?.isUnavailable == true, "\(conninfo): \(String(describing: away))")
+        }
+    }
+
+    @Test("values libpq checks only when connecting are refused at start, naming the option, never its value")
+    func valuesCheckedAtStart() {
+        #expect(ConnectionString.problem(in: "host=db dbname=issuer sslmode=bogus")?.contains("sslmode must be one of") == true)
+        #expect(ConnectionString.problem(in: "postgresql://db/issuer?sslmode=verify-full") == nil)
+        // An unescaped ':' and '@' in a URI's password puts part of it in the port.
+        let leaked = ConnectionString.problem(in: "postgresql://issuer:p@ss:w0rd@db/issuer")
+        #expect(leaked?.contains("port must be a number") == true, "\(String(describing: leaked))")
+        #expect(leaked?.contains("w0rd") == false)
+        #expect(ConnectionString.problem(in: "host=a,b port=5432,5433 dbname=issuer") == nil)
+    }
+
+    @Test("libpq's own words lose their quoted parts (the settings, maybe a password); the server's stay")
+    func redacted() {
+        let libpq = ConnectFailure.error("invalid integer value \"w0rd@db\" for connection option \"port\"\n")
+        #expect(!"\(libpq)".contains("w0rd"), "\(libpq)")
+        let server = ConnectFailure.error("connection to server at \"db\" (10.0.0.1), port 5432 failed: FATAL:  28000: role \"x\" does not exist\n")
+        #expect("\(server)".contains("role \"x\" does not exist"), "\(server)")
+        #expect(!"\(server)".contains("\"db\""), "\(server)")
     }
 
     @Test("the SQLSTATE is read from libpq's verbose message; the message becomes one line", arguments: [
         ("connection to server on socket \"/tmp/.s.PGSQL.5432\" failed: FATAL:  28000: role \"x\" does not exist\nLOCATION:  InitializeSessionUserId, miscinit.c:694\n",
-         "28000", "connection to server on socket \"/tmp/.s.PGSQL.5432\" failed: FATAL: role \"x\" does not exist"),
+         "28000", "connection to server on socket \"…\" failed: FATAL: role \"x\" does not exist"),
         ("connection to server at \"db\" (10.0.0.1), port 5432 failed: Connection refused\n\tIs the server running on that host?\n",
-         nil, "connection to server at \"db\" (10.0.0.1), port 5432 failed: Connection refused Is the server running on that host?"),
+         nil, "connection to server at \"…\" (10.0.0.1), port 5432 failed: Connection refused Is the server running on that host?"),
         ("FATAL:  57P03: the database system is starting up\n", "57P03", "FATAL: the database system is starting up"),
     ] as [(String, String?, String)])
     func parsed(_ message: String, _ sqlState: String?, _ line: String) {
