@@ -48,6 +48,27 @@ struct RemoteJWKSCacheTests {
         #expect(fetcher.fetchCount == 2, "refetched once stale")
     }
 
+    @Test("a kid missing while the refetch fails is unavailability, not an unknown key, inside the cooldown too; once a fetch works again, unknown is unknown")
+    func unknownKidDuringOutage() async throws {
+        let fetcher = StubJWKSFetcher(serving: apple)
+        let cache = cache(fetcher)
+        _ = try await cache.key(kid: apple.currentKid)
+        clock.advance(by: 31)
+        let rotated = try apple.rotate()
+        fetcher.setFailing(true)
+        for _ in 0..<2 {
+            let error = await #expect(throws: RemoteJWKSError.self) { try await cache.key(kid: rotated) }
+            guard case .unavailable = error else {
+                Issue.record("a failed look is no verdict on the kid: \(String(describing: error))")
+                return
+            }
+        }
+        fetcher.setFailing(false)
+        clock.advance(by: 31)
+        #expect(try await cache.key(kid: rotated).algorithm == .rs256)
+        await #expect(throws: RemoteJWKSError.unknownKey) { try await cache.key(kid: "made-up") }
+    }
+
     @Test("an unknown kid refetches at once, but not twice within 30 s")
     func unknownKidRefetch() async throws {
         let fetcher = StubJWKSFetcher(serving: apple)

@@ -36,6 +36,9 @@ public actor RemoteJWKSCache {
     private var backoff = ColdFetchBackoff()
     /// Why the last fetch failed, for the callers that a pause keeps from fetching again.
     private var lastFailure: String?
+    /// Whether the latest fetch failed: then a `kid` missing from the cached set may be a key the
+    /// provider rotated in that we could not see, not a made-up one.
+    private var lastFetchFailed = false
 
     /// - Parameters:
     ///   - name: whose keys these are, as `events` are told of every fetch (for metrics).
@@ -83,7 +86,16 @@ public actor RemoteJWKSCache {
             if let kid, let key = current.keys[kid] { return key }
             // The provider may have rotated its keys: look again, but not more than every 30 s,
             // so a stream of tokens with made-up kids cannot turn us into a traffic amplifier.
-            guard !coolingDown, let fetched = try? await refresh() else { throw .unknownKey }
+            // A look that fails is no verdict on the kid: that is unavailability, so nothing
+            // (Apple's token custody above all) treats a passing outage as a forged token.
+            if coolingDown {
+                guard !lastFetchFailed else {
+                    throw .unavailable("keys at \(source) could not be fetched (\(lastFailure ?? "failed")); the kid may be new")
+                }
+                throw .unknownKey
+            }
+            let fetched: Snapshot
+            do { fetched = try await refresh() } catch { throw .unavailable("\(RemoteFetchFailure(of: error).rawValue): \(error)") }
             return try Self.lookup(kid, in: fetched)
         }
         // Stale: refresh, falling back to the stale keys while the provider is down.
@@ -111,8 +123,10 @@ public actor RemoteJWKSCache {
         do {
             let fetched = try await task.value
             snapshot = fetched
+            lastFetchFailed = false
             return fetched
         } catch {
+            lastFetchFailed = true
             backoff.failed(at: clock.now, policy: policy)
             throw error
         }
