@@ -228,17 +228,23 @@ public struct HostedSignIn: Sendable {
         if await alreadySpent(state, logger: logger) { return Self.alreadyUsed }
         let fail = failure(state.request, provider: name, logger: logger)
         let display = provider.displayName
-        let endpoints: ProviderEndpoints.Resolved
-        do {
-            endpoints = try await provider.endpoints.resolve()
-        } catch {
-            return fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "\(name) endpoints: \(error)")
+        // The discovery document says whether `iss` is promised (RFC 9207). A user who cancelled
+        // still gets `access_denied` when it cannot be fetched: nothing is sent anywhere then, and
+        // an `iss` that is present is checked all the same.
+        let resolved: Result<ProviderEndpoints.Resolved, any Error>
+        do { resolved = .success(try await provider.endpoints.resolve()) } catch { resolved = .failure(error) }
+        let promisesIssuer = (try? resolved.get())?.authorizationResponseIssParameterSupported ?? false
+        if let refusal = Self.refusedIssuer(query["iss"], of: provider.verifier.provider, required: promisesIssuer, logger: logger) {
+            return refusal
         }
-        if let refusal = Self.refusedIssuer(
-            query["iss"], of: provider.verifier.provider, required: endpoints.authorizationResponseIssParameterSupported, logger: logger
-        ) { return refusal }
         if let error = query["error"] {
             return fail(.accessDenied, "The user did not complete sign-in with \(display).", "\(name) error \(error.prefix(64))")
+        }
+        let endpoints: ProviderEndpoints.Resolved
+        switch resolved {
+        case .success(let value): endpoints = value
+        case .failure(let error):
+            return fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "\(name) endpoints: \(error)")
         }
         guard let code = query["code"], code.utf8.count <= 4096, !code.containsControlCharacters, let verifier = state.providerVerifier else {
             return fail(.accessDenied, "\(display) returned no usable code.", "no code")
