@@ -169,6 +169,18 @@ struct IdentityTokenVerifierTests {
         #expect(IdentityTokenError.rejected("x").oauthError.description.contains("x") == false, "debug text stays in the log")
     }
 
+    @Test("a missing nonce is the one refusal a client is told about, in the native exchange and the RFC 8693 grant")
+    func missingNonceSaid() async throws {
+        let token = try apple.identityToken(nonce: "raw-nonce", issuedAt: clock.now)
+        let error = await #expect(throws: IdentityTokenError.nonceMissing) { try await verify(token) }
+        for refusal in [error?.oauthError, error?.tokenExchangeError] {
+            #expect(refusal?.description.contains("send the raw nonce the app generated as `nonce`") == true, "\(String(describing: refusal))")
+        }
+        #expect(error?.tokenExchangeError.code == .invalidRequest)
+        #expect(IdentityTokenError.nonceRequired.oauthError.description.contains("A nonce is required"))
+        #expect(!IdentityTokenError.rejected("nonce mismatch").oauthError.description.contains("nonce"), "a mismatch stays unexplained")
+    }
+
     static func hs256(claims: Data, kid: String, secret: Data) throws -> String {
         let header = Base64URL.encode(Data(#"{"alg":"HS256","kid":"\#(kid)"}"#.utf8))
         let input = header + "." + Base64URL.encode(claims)

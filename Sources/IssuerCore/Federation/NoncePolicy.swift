@@ -23,12 +23,17 @@ public struct NoncePolicy: Sendable, Equatable {
     /// Checks the request's raw nonce against the token's `nonce` claim.
     public func check(raw: String?, claim: String?) throws(IdentityTokenError) {
         guard let raw else {
-            if required { throw .rejected("nonce required") }
-            if claim != nil { throw .rejected("the token carries a nonce; the request must send it") }
+            if required { throw .nonceRequired }
+            if claim != nil { throw .nonceMissing }
             return
         }
         guard let claim, matches(raw: raw, claim: claim) else { throw .rejected("nonce mismatch") }
     }
+
+    /// A token that carries a nonce sent without the request's raw nonce: the one refusal whose
+    /// reason the client is told (`IdentityTokenError+OAuth.swift`), since it is the app's
+    /// integration mistake and tells nobody anything the token does not show.
+    static let missingReason = "the token carries a nonce; the request must send it"
 
     /// What the app (or the hosted flow) hands Apple for a raw nonce: lowercase hex SHA-256.
     public static func hashed(_ raw: String) -> String {
