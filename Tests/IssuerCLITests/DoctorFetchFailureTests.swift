@@ -21,13 +21,12 @@ import TestSupport
             _ = send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(length ?? body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
         }
         defer { server.stop() }
-        // A port that was listening and is closed now: connecting is refused.
-        let closed = try ScriptedHTTPServer { _, _ in }
-        closed.stop()
+        // Port 1 on loopback: nothing listens there (a port another server closed could be taken
+        // meanwhile by one of the tests running beside this one), so connecting is refused.
         let base = "http://127.0.0.1:\(server.port)"
         let expected = ["liar": "issuer_mismatch", "html": "not_json", "huge": "too_large", "gone": "connection_failed"]
         let entries: [[String: Any]] = expected.keys.sorted().map { id in
-            ["id": id, "kind": "oidc", "issuer": id == "gone" ? "http://127.0.0.1:\(closed.port)" : "\(base)/\(id)", "native_audiences": ["a"]]
+            ["id": id, "kind": "oidc", "issuer": id == "gone" ? "http://127.0.0.1:1" : "\(base)/\(id)", "native_audiences": ["a"]]
         }
         let file = TestDirectories.make("providers.json")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -41,7 +40,10 @@ import TestSupport
             let id = String(check.name.prefix { $0 != " " })
             let reason = try #require(expected[id])
             #expect(check.status == .fail)
-            #expect(check.reason.contains("reason \(reason)"), "\(check.reason)")
+            // The HTTP client retries a refused connect until the deadline, so under load a port
+            // nobody listens on may end as the deadline: either is a named reason.
+            let accepted = id == "gone" ? [reason, "timed_out"] : [reason]
+            #expect(accepted.contains { check.reason.contains("reason \($0)") }, "\(check.reason)")
             #expect(!check.reason.contains("unreachable"), "\(check.reason)")
         }
     }
