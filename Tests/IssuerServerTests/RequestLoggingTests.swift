@@ -35,16 +35,31 @@ struct RequestLoggingTests {
                 let logged = lines.withLock { $0 }
                 let signedIn = logged.filter { $0.contains("\"message\":\"signed in\"") }
                 #expect(signedIn.count == 1)
+                // Identifiers are written as the tokens write them, so a grep for a token's sid finds its lines.
+                let sid = try #require(try Self.claims(signIn.json["access_token"] as? String)["sid"] as? String)
+                #expect(sid == sid.lowercased())
+                #expect(signedIn.first?.contains("\"sid\":\"\(sid)\"") == true, "\(signedIn)")
                 #expect(signedIn.first?.contains("\"hb.request.id\":\"\(requestID)\"") == true)
                 let refusedLine = logged.filter { $0.contains("request refused") }
                 #expect(refusedLine.first?.contains(try #require(refused.headers[HTTPField.Name("X-Request-Id")!])) == true)
             }
             let logged = lines.withLock { $0 }.joined()
             #expect(!logged.isEmpty)
+            #expect(logged.range(of: "\"(sid|sub|user)\":\"[0-9A-F-]*[A-F][0-9A-F-]*\"", options: .regularExpression) == nil,
+                    "an identifier in upper case")
             for secret in secrets.withLock({ $0 }) {
                 #expect(!logged.contains(secret), "a token or secret reached the log")
                 #expect(!logged.contains(String(secret.suffix(40))), "part of a token reached the log")
             }
         }
+    }
+
+    /// The claims of a compact JWS, unverified (the test only reads its own issuer's token).
+    static func claims(_ token: String?) throws -> [String: Any] {
+        let part = try #require(token?.split(separator: ".").dropFirst().first.map(String.init))
+        var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let data = try #require(Data(base64Encoded: base64))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }

@@ -70,7 +70,7 @@ public struct AccountIdentities: Sendable {
         } catch {
             throw .storage(error)
         }
-        let metadata: Logger.Metadata = ["user": "\(proven.userID)", "provider": "\(provider)"]
+        let metadata: Logger.Metadata = ["user": .identifier(proven.userID), "provider": "\(provider)"]
         switch outcome {
         case .linked:
             events.identityLinked(provider: provider, by: "user")
@@ -113,7 +113,7 @@ public struct AccountIdentities: Sendable {
         case .unlinked(let claimed):
             events.identityUnlinked(provider: provider)
             logger.notice("identity unlinked", metadata: [
-                "user": "\(proven.userID)", "provider": "\(provider)", "apple_revocations": "\(claimed.count)",
+                "user": .identifier(proven.userID), "provider": "\(provider)", "apple_revocations": "\(claimed.count)",
             ])
             if !claimed.isEmpty { await revocations.attempt(claimed, timeout: immediateTimeout, logger: logger) }
         }

@@ -48,7 +48,7 @@ public struct AccountSessions: Sendable {
         }
         guard let revoked else { throw SessionProof.sessionEnded }
         guard revoked else { throw OAuthError(.invalidRequest, "No such live session of this user.", status: 404) }
-        logger.info("session revoked by its user", metadata: ["sub": "\(proven.userID)", "sid": "\(sessionID.lowercased())"])
+        logger.info("session revoked by its user", metadata: ["sub": .identifier(proven.userID), "sid": "\(sessionID.lowercased())"])
     }
 
     /// Revokes every live session of the user but the one both proofs belong to.
@@ -61,6 +61,6 @@ public struct AccountSessions: Sendable {
             throw .storage(error)
         }
         guard let count = revoked else { throw SessionProof.sessionEnded }
-        logger.info("sessions revoked by their user: signed out everywhere else", metadata: ["sub": "\(proven.userID)", "count": "\(count)"])
+        logger.info("sessions revoked by their user: signed out everywhere else", metadata: ["sub": .identifier(proven.userID), "count": "\(count)"])
     }
 }

@@ -401,7 +401,7 @@ public struct HostedSignIn: Sendable {
                 "storage: \(error)")
         }
         logger.info("signed in", metadata: [
-            "provider": "\(identity.provider)", "sub": "\(outcome.signIn.user.subject)", "sid": "\(outcome.signIn.sessionID)",
+            "provider": "\(identity.provider)", "sub": "\(outcome.signIn.user.subject)", "sid": .identifier(outcome.signIn.sessionID),
             "client_id": "\(client.clientID)", "flow": "hosted",
         ])
         events.signIn(provider: identity.provider, flow: "hosted", outcome: "success")

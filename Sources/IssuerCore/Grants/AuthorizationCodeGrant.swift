@@ -73,7 +73,7 @@ public struct AuthorizationCodeGrant: Sendable {
             logger.warning("authorization code refused", metadata: ["session_revoked": "\(revoked)", "client_id": "\(client.clientID)"])
             throw .invalidGrant("The authorization code is invalid, expired or already used.")
         }
-        logger.info("authorization code redeemed", metadata: ["sid": "\(redeemed.sessionID)", "client_id": "\(client.clientID)"])
+        logger.info("authorization code redeemed", metadata: ["sid": .identifier(redeemed.sessionID), "client_id": "\(client.clientID)"])
         return try responder.respond(
             user: redeemed.user, clientID: client.clientID, scopes: redeemed.scopes, sessionID: redeemed.sessionID,
             authTime: redeemed.authTime, sessionExpiresAt: redeemed.sessionExpiresAt, nonce: redeemed.nonce,

@@ -150,7 +150,7 @@ public struct IdentityExchange: Sendable {
             throw OAuthError.storage(error)
         }
         logger.info("signed in", metadata: [
-            "provider": "\(identity.provider)", "sub": "\(signIn.user.subject)", "sid": "\(signIn.sessionID)",
+            "provider": "\(identity.provider)", "sub": "\(signIn.user.subject)", "sid": .identifier(signIn.sessionID),
             "client_id": "\(client.clientID)",
         ])
         if signIn.joinedByVerifiedEmail {

@@ -85,12 +85,12 @@ public struct RefreshTokenGrant: Sendable {
         case .rotated(let record):
             return try answer(record, client: client, requestedScopes: requestedScopes, successor: successor)
         case .retry(let record):
-            logger.info("refresh retried within the grace window", metadata: ["sid": "\(record.sessionID)"])
+            logger.info("refresh retried within the grace window", metadata: ["sid": .identifier(record.sessionID)])
             return try answer(record, client: client, requestedScopes: requestedScopes, successor: successor)
         case .reuse(let record):
             events.refreshReuseDetected()
             logger.warning("refresh token reuse detected; session revoked", metadata: [
-                "sid": "\(record.sessionID)", "sub": "\(record.user.subject)", "generation": "\(record.generation)",
+                "sid": .identifier(record.sessionID), "sub": "\(record.user.subject)", "generation": "\(record.generation)",
             ])
             do {
                 try await store.revokeSession(record.sessionID, reason: "refresh token reuse", at: now)

@@ -87,7 +87,7 @@ public struct SessionProof: Sendable {
             return Proven(userID: bearer.userID, sessionID: bearer.sessionID)
         case .reuse(let sessionID):
             events.refreshReuseDetected()
-            logger.warning("refresh token reuse detected; session revoked", metadata: ["sid": "\(sessionID)", "sub": "\(bearer.userID)"])
+            logger.warning("refresh token reuse detected; session revoked", metadata: ["sid": .identifier(sessionID), "sub": .identifier(bearer.userID)])
             do {
                 try await revocation.revoke(sessionID: sessionID, reason: "refresh token reuse", at: now)
             } catch {
