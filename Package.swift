@@ -147,6 +147,8 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "Postgres", "IssuerCore", "JOSE",
+                // Signs the DPoP proofs an app would send, independently of JOSE.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,0 +1,115 @@
+import Crypto
+import Foundation
+import JOSE
+
+/// Checks a `DPoP` header (RFC 9449 §4.3) against the request it came with: everything about a
+/// proof that needs no storage. docs/reference.md, "DPoP".
+///
+/// Every refusal is `400 invalid_dpop_proof`, decided before any grant looks at the request, so a
+/// bad proof changes nothing (no session, no rotation, no theft inferred).
+public struct DPoPProofVerifier: Sendable {
+    /// The `typ` of a proof (RFC 9449 §4.2).
+    public static let type = "dpop+jwt"
+    /// The signature algorithms accepted (and listed in discovery as
+    /// `dpop_signing_alg_values_supported`): asymmetric only, never `none` or HMAC (RFC 9449 §4.3).
+    public static let algorithms: [JWSAlgorithm] = [.es256, .rs256]
+    /// How far `iat` may be from now, either way (RFC 9449 §11.1 leaves the window to the server).
+    public static let window: TimeInterval = 60
+    /// The longest `jti` kept in the replay memory, in bytes.
+    public static let maxJWTIDLength = 256
+    /// A proof is a small JWT; an RSA key of the largest size JOSE accepts fits with room to spare.
+    static let maxLength = 8 * 1024
+
+    /// JWK members that only a private key has (RFC 7518 §6.2.2, §6.3.2) or a symmetric one (§6.4.1):
+    /// a proof carrying any of them is refused rather than the member ignored (RFC 9449 §4.3 check 7).
+    static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
+
+    private let clock: any WallClock
+
+    /// - Parameter clock: the source of now for the `iat` window.
+    public init(clock: any WallClock) {
+        self.clock = clock
+    }
+
+    /// Verifies `proof` for a request of `method` to `url` (`ISSUER_URL` and the path, no query).
+    /// - Throws: `invalid_dpop_proof` naming the first check it fails.
+    public func verify(_ proof: String, method: String, url: String) throws(OAuthError) -> DPoPProof {
+        let parsed: JWSParsed
+        do {
+            parsed = try JWS.parse(proof, allowedAlgorithms: Set(Self.algorithms), maxLength: Self.maxLength)
+        } catch JOSEError.unsupportedAlgorithm {
+            throw .invalidDPoPProof("The DPoP proof's alg must be ES256 or RS256.")
+        } catch {
+            throw .invalidDPoPProof("The DPoP proof is not a well-formed JWT.", debug: "\(error)")
+        }
+        guard parsed.header.typ == Self.type else {
+            throw .invalidDPoPProof("The DPoP proof's typ must be dpop+jwt.")
+        }
+        let key = try Self.publicKey(proof)
+        let verified: JWSVerified
+        do {
+            verified = try parsed.verified(with: key)
+        } catch {
+            throw .invalidDPoPProof("The DPoP proof's signature does not verify with its jwk.", debug: "\(error)")
+        }
+        let claims: Claims
+        do {
+            claims = try JSONDecoder().decode(Claims.self, from: verified.payload)
+        } catch {
+            throw .invalidDPoPProof("The DPoP proof lacks htm, htu, iat or jti, or one has the wrong type.", debug: "\(error)")
+        }
+        guard claims.htm == method else {
+            throw .invalidDPoPProof("The DPoP proof's htm does not match the request method.")
+        }
+        guard Self.withoutQuery(claims.htu) == url else {
+            throw .invalidDPoPProof("The DPoP proof's htu does not match the request URL.")
+        }
+        let issuedAt = Date(timeIntervalSince1970: claims.iat)
+        guard abs(issuedAt.timeIntervalSince(clock.now)) <= Self.window else {
+            throw .invalidDPoPProof("The DPoP proof's iat is not within 60 seconds of now.")
+        }
+        guard !claims.jti.isEmpty, claims.jti.utf8.count <= Self.maxJWTIDLength else {
+            throw .invalidDPoPProof("The DPoP proof's jti must have 1 to 256 bytes.")
+        }
+        return DPoPProof(
+            thumbprint: key.thumbprint, jwtID: claims.jti, issuedAt: issuedAt, accessTokenHash: claims.ath,
+            nonce: claims.nonce, proofHash: Array(SHA256.hash(data: Data(proof.utf8))))
+    }
+
+    /// The header's `jwk` as a verification key: a public EC P-256 or RSA key, nothing private.
+    private static func publicKey(_ proof: String) throws(OAuthError) -> JWSVerificationKey {
+        guard let segment = proof.split(separator: ".", omittingEmptySubsequences: false).first,
+              let headerJSON = Base64URL.decode(segment),
+              let header = try? JSONSerialization.jsonObject(with: headerJSON) as? [String: Any],
+              let member = header["jwk"] as? [String: Any]
+        else { throw .invalidDPoPProof("The DPoP proof's header carries no jwk object.") }
+        guard privateMembers.isDisjoint(with: member.keys) else {
+            throw .invalidDPoPProof("The DPoP proof's jwk must be a public key: it carries a private member.")
+        }
+        do {
+            let jwk = try JSONDecoder().decode(JWK.self, from: JSONSerialization.data(withJSONObject: member))
+            switch jwk.kty {
+            case "EC": return .p256(try P256PublicKey(jwk: jwk))
+            case "RSA": return .rsa(try RSAPublicKey(jwk: jwk))
+            default: throw JOSEError.invalidKey
+            }
+        } catch {
+            throw .invalidDPoPProof("The DPoP proof's jwk is not a usable EC P-256 or RSA public key.", debug: "\(error)")
+        }
+    }
+
+    /// RFC 9449 §4.3 check 9: `htu` is compared without its query and fragment.
+    static func withoutQuery(_ htu: String) -> Substring {
+        htu.prefix { $0 != "?" && $0 != "#" }
+    }
+
+    /// The claims of RFC 9449 §4.2 this server reads.
+    private struct Claims: Decodable {
+        var htm: String
+        var htu: String
+        var iat: Double
+        var jti: String
+        var ath: String?
+        var nonce: String?
+    }
+}
