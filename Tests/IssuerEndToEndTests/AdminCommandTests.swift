@@ -57,6 +57,24 @@ struct AdminCommandTests {
         }
     }
 
+    @Test("users show --output json: apple is null for a user Apple never signed in, an object for one it did")
+    func appleSideOnlyForAppleUsers() async throws {
+        try await MigratedDatabase.with { database, pool in
+            let store = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
+            for (provider, hasAppleSide) in [("google", false), ("apple", true)] {
+                let identity = ExternalIdentity(provider: provider, subject: "\(provider).only", audience: "aud")
+                let signIn = try await store.signIn(SignInRequest(identity: identity, clientID: "clanboards-mobile", scopes: ["openid"]))
+                let show = try await IssuerInvocation.run(
+                    ["users", "show", signIn.user.subject, "--output", "json"], in: FileManager.default.temporaryDirectory,
+                    environment: ["ISSUER_DATABASE_URL": database])
+                #expect(show.code == 0, "\(show.stderr)")
+                let document = try show.json()
+                #expect((document["apple"] is NSNull) == !hasAppleSide, "\(provider): \(show.stdout)")
+                #expect((document["apple"] as? [String: Any] != nil) == hasAppleSide, "\(provider): \(show.stdout)")
+            }
+        }
+    }
+
     @Test("a hosted sign-in whose code was never redeemed is no signed-in device: users show and sessions list call it incomplete, not active")
     func unredeemedHostedSignIn() async throws {
         try await MigratedDatabase.with { database, pool in
