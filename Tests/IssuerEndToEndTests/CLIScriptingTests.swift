@@ -53,8 +53,9 @@ struct CLIScriptingTests {
             #expect(missing.stderr.contains("--env-file"))
             #expect(missing.stderr.split(separator: "\n").count == 1)
 
-            let keys = try await IssuerInvocation.run(["keys", "list", "--env-file", file.path], in: directory)
-            #expect(keys.code == 0, "keys commands read it too: \(keys.stderr)")
+            try Data("ISSUER_KEYS_DIR=\(try TestKeyRing.make().path)\n".utf8).write(to: directory.appendingPathComponent("keys.env"))
+            let keys = try await IssuerInvocation.run(["keys", "list", "--env-file", directory.appendingPathComponent("keys.env").path], in: directory)
+            #expect(keys.code == 0 && keys.stdout.contains("active"), "keys commands read it too: \(keys.stderr)")
             let check = try await IssuerInvocation.run(["config", "check", "--env-file", file.path, "--output", "json"], in: directory)
             #expect(check.code == 1, "an external database with no key ring is refused, as serve refuses it: \(check.stdout)")
             #expect(check.stderr.contains("issuer keys init"))
@@ -79,8 +80,11 @@ struct CLIScriptingTests {
         let empty = try TestDirectories.created("empty-ring")
         defer { TestDirectories.remove(empty) }
         let none = try await IssuerInvocation.run(["keys", "list", "--keys-dir", empty.path, "--output", "json"], in: empty)
-        #expect(none.code == 0)
+        #expect(none.code == 3, "an empty ring is not found: \(none.stderr)")
         #expect((try none.json()["keys"] as? [Any])?.isEmpty == true)
+        #expect(none.stderr.contains("is empty: run `issuer keys init`") && none.stderr.split(separator: "\n").count == 1, "\(none.stderr)")
+        let text = try await IssuerInvocation.run(["keys", "list", "--keys-dir", empty.path], in: empty)
+        #expect(text.code == 3 && text.stdout.isEmpty, "\(text.stdout)")
     }
 
     @Test("config check --output json: every setting, null when unset, secrets redacted, and the ring")

@@ -30,12 +30,10 @@ struct KeysListCommand: ParsableCommand {
                     ])
                 }),
             ]).print()
+            try Self.refuseEmpty(ring, in: store)
             return
         }
-        guard !ring.isEmpty else {
-            print("the key ring in \(store.directory.path) is empty: run `issuer keys init`")
-            return
-        }
+        try Self.refuseEmpty(ring, in: store)
         let header = ["KID", "STATE", "CREATED", "ACTIVATED", "RETIRED", "PUBLISHED UNTIL"]
         let rows = ring.keys.map { key in
             let until: String
@@ -52,6 +50,13 @@ struct KeysListCommand: ParsableCommand {
             }
             print(cells.joined(separator: "  "))
         }
+    }
+
+    /// docs/cli.md, "Exit statuses": a ring with no keys is 3, not found, so a script tells "no
+    /// ring here yet" from a ring it can use (the JSON document, with no keys, is printed first).
+    private static func refuseEmpty(_ ring: KeyRing, in store: KeyRingStore) throws {
+        guard ring.isEmpty else { return }
+        throw CommandFailure(.notFound, "the key ring in \(store.directory.path) is empty: run `issuer keys init`", command: "keys list")
     }
 
     private static func format(_ date: Date?) -> String {
