@@ -11,7 +11,10 @@ import Glibc
 /// The decision, and why:
 /// - `/root`'s permissions are never widened: that would expose root's home to every user.
 /// - Instead the cluster lives in `<fallbackRoot>/<hash>/postgres` (by default
-///   `/var/lib/issuer/…`, the FHS place for a service's state), owned by `postgres` and 0700, and
+///   `/var/lib/issuer-embedded/…`, in the FHS place for state, but not `/var/lib/issuer`, which is
+///   an installed service's own `StateDirectory`: systemd keeps it 0700 for the `issuer` user,
+///   where `postgres` could not enter, and preparing a cluster there would open it up), owned by
+///   `postgres` and 0700, and
 ///   the requested `.data/postgres` becomes a symbolic link to it, so an operator looking in the
 ///   checkout finds it. `<hash>` is a 64-bit FNV-1a hash of the requested absolute path, so each
 ///   checkout gets its own cluster and a second start finds the same one; `<hash>/source` names
@@ -24,16 +27,21 @@ import Glibc
 ///   cluster is an operator's decision, not ours.
 extension EmbeddedPostgres {
     /// The default parent of relocated clusters.
-    public static let defaultFallbackRoot = URL(fileURLWithPath: "/var/lib/issuer", isDirectory: true)
+    public static let defaultFallbackRoot = URL(fileURLWithPath: "/var/lib/issuer-embedded", isDirectory: true)
+
+    /// Where earlier versions relocated clusters (`/var/lib/issuer`): a checkout's link into it is
+    /// still followed, so an existing development database is kept; no new cluster goes there.
+    public static let formerFallbackRoots = [URL(fileURLWithPath: "/var/lib/issuer", isDirectory: true)]
 
     /// Where the cluster lives for `requested` when it runs as `osUser` (see the extension's notes).
-    static func placement(for requested: URL, osUser: String?, fallbackRoot: URL) -> URL {
+    static func placement(for requested: URL, osUser: String?, fallbackRoot: URL, formerRoots: [URL] = []) -> URL {
         guard let osUser else { return requested }
         let relocated = fallbackRoot.appendingPathComponent(pathHash(requested.path), isDirectory: true)
             .appendingPathComponent("postgres", isDirectory: true)
         if let destination = symbolicLinkDestination(requested) {
             // A link of ours, perhaps from before the checkout moved; any other is refused at start.
-            return isRelocation(destination, under: fallbackRoot) ? destination : relocated
+            let ours = ([fallbackRoot] + formerRoots).contains { isRelocation(destination, under: $0) }
+            return ours ? destination : relocated
         }
         guard !isReachable(requested, by: osUser) else { return requested }
         return relocated

@@ -36,14 +36,17 @@ public final class EmbeddedPostgres: Sendable {
     let ownershipLock = Mutex<Int32?>(nil)
 
     /// Touches nothing yet; `start(database:)` creates and runs the cluster. `fallbackRoot` is
-    /// where a cluster the `postgres` user could not reach at `directory` goes instead.
+    /// where a cluster the `postgres` user could not reach at `directory` goes instead;
+    /// `formerRoots`, where earlier versions put such clusters (a link into one is still followed).
     public init(
         directory: URL, durability: Durability = .durable, logger: Logger = Logger(label: "issuer.embedded-postgres"),
-        fallbackRoot: URL = EmbeddedPostgres.defaultFallbackRoot
+        fallbackRoot: URL = EmbeddedPostgres.defaultFallbackRoot, formerRoots: [URL] = EmbeddedPostgres.formerFallbackRoots
     ) {
         let osUser = geteuid() == 0 ? "postgres" : nil
         self.requestedDirectory = directory.standardizedFileURL
-        self.directory = Self.placement(for: directory.standardizedFileURL, osUser: osUser, fallbackRoot: fallbackRoot.standardizedFileURL)
+        self.directory = Self.placement(
+            for: directory.standardizedFileURL, osUser: osUser, fallbackRoot: fallbackRoot.standardizedFileURL,
+            formerRoots: formerRoots.map(\.standardizedFileURL))
         self.durability = durability
         self.logger = logger
         self.osUser = osUser

@@ -1,5 +1,5 @@
 import Foundation
-import Postgres
+@testable import Postgres
 import Testing
 import TestSupport
 
@@ -84,6 +84,25 @@ struct EmbeddedPostgresTests {
         }
         again.stop()
         #expect(!FileManager.default.fileExists(atPath: cluster.directory.appendingPathComponent("postmaster.pid").path))
+    }
+
+    @Test("relocated clusters never go into /var/lib/issuer, an installed service's own 0700 state directory; a checkout's link into it from before is still followed")
+    func relocationRootIsNotTheServiceState() throws {
+        #expect(EmbeddedPostgres.defaultFallbackRoot.path != "/var/lib/issuer")
+        #expect(!EmbeddedPostgres.defaultFallbackRoot.path.hasPrefix("/var/lib/issuer/"))
+        try TestDirectories.withTemporary("former-root") { base in
+            let former = base.appendingPathComponent("var-lib-issuer", isDirectory: true)
+            let current = base.appendingPathComponent("var-lib-issuer-embedded", isDirectory: true)
+            let requested = base.appendingPathComponent("checkout/.data/postgres", isDirectory: true)
+            let kept = former.appendingPathComponent(EmbeddedPostgres.pathHash(requested.path)).appendingPathComponent("postgres")
+            try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: requested.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: requested.path, withDestinationPath: kept.path)
+            let placed = EmbeddedPostgres.placement(for: requested, osUser: "postgres", fallbackRoot: current, formerRoots: [former])
+            #expect(placed.path == kept.path, "an existing development database is kept")
+            let unknown = EmbeddedPostgres.placement(for: requested, osUser: "postgres", fallbackRoot: current)
+            #expect(unknown.path.hasPrefix(current.path + "/"), "a link into a root not ours is not followed")
+        }
     }
 
     @Test("a cluster whose setup fails is stopped, not left running (reference: The embedded database)")
