@@ -40,10 +40,10 @@ struct RotationScriptCommand: ParsableCommand {
         let directory = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let hash = { (step: String) in "sha256(convert_to('\(tag)-' || :client_id || '-' || \(step), 'UTF8'))" }
-        // The grant's parameters: presented hash, now, successor hash, client, successor expiry, scope.
+        // The grant's parameters: presented hash, now, successor hash, client, successor expiry, scope, DPoP key (none).
         let values = [
             "1": hash(":n"), "2": "now()", "3": hash(":next"), "4": "'\(clientId)'",
-            "5": "(now() + interval '30 days')", "6": "NULL",
+            "5": "(now() + interval '30 days')", "6": "NULL", "7": "NULL",
         ]
         var statement = RefreshRotationStore.rotateStatement
         for (number, value) in values { statement = statement.replacingOccurrences(of: "$\(number)", with: value) }

@@ -93,15 +93,15 @@ func buildRouters(
 
     let jwks = JWKSEndpoint(monitor: keys)
     jwks.register(on: routes)
-    AppleExchangeEndpoint(exchange: services.exchanges.apple, metrics: dependencies.metrics).register(on: routes)
-    ProviderExchangeEndpoint(exchanges: services.exchanges, metrics: dependencies.metrics).register(on: routes)
+    AppleExchangeEndpoint(exchange: services.exchanges.apple, dpop: services.dpop, metrics: dependencies.metrics).register(on: routes)
+    ProviderExchangeEndpoint(exchanges: services.exchanges, dpop: services.dpop, metrics: dependencies.metrics).register(on: routes)
     AuthorizationEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
     AppleCallbackEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
     ProviderCallbackEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
     LogoutEndpoint(endSession: services.endSession).register(on: routes)
     TokenEndpoint(
         exchanges: services.exchanges, refresh: services.refresh, authorizationCode: services.authorizationCode,
-        metrics: dependencies.metrics
+        dpop: services.dpop, metrics: dependencies.metrics
     ).register(on: routes)
     RevocationEndpoint(revocation: services.revocation).register(on: routes)
     UserInfoEndpoint(service: services.userInfo).register(on: routes)

@@ -6,6 +6,8 @@ struct IssuerServices: Sendable {
     /// docs/reference.md, "Native sign-in": Apple's exchange and every configured provider's.
     let exchanges: ProviderExchanges
     let refresh: RefreshTokenGrant
+    /// docs/reference.md, "DPoP": every token request's proof, checked before its grant runs.
+    let dpop: DPoPProofCheck
     let revocation: TokenRevocation
     let userInfo: UserInfoService
     /// docs/reference.md, "Hosted sign-in": the hosted Authorization Code flow, its code grant, and the logout (docs/reference.md, "Sign-out").
@@ -100,6 +102,8 @@ struct IssuerServices: Sendable {
             proof: sessionProof, exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock,
             events: metrics, custody: appleCustody)
         googleRISC = Self.googleRISC(dependencies)
+        dpop = DPoPProofCheck(
+            pool: dependencies.pool, clock: clock, grace: configuration.refreshReuseGrace, issuerURL: issuerURL)
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
             secret: dependencies.serverSecret, responder: responder, clock: clock,

@@ -23,7 +23,7 @@ struct AuthorizationCodeGrantDecisionTests {
 
         func redeem(
             code: AuthorizationCode, clientID: String, redirectURI: String, codeChallenge: String, refreshToken: RefreshToken,
-            refreshTokenExpiresAt: Date, now: Date
+            refreshTokenExpiresAt: Date, now: Date, dpopThumbprint: String?
         ) async throws -> AuthorizationCodeStore.Redeemed? {
             asked.withLock { $0.redeemed.append(codeChallenge) }
             return redeemed

@@ -31,6 +31,7 @@ struct RefreshOutcomeTests {
     static let rotated = record(.rotated)
     static let retry = record(.spent) { $0.spentAt = now.addingTimeInterval(-grace.timeInterval); $0.successorHash = successor }
     static let late = record(.spent) { $0.spentAt = now.addingTimeInterval(-grace.timeInterval - 1); $0.successorHash = successor }
+    static let keyMismatch = record(.keyMismatch) { $0.spentAt = now.addingTimeInterval(-grace.timeInterval - 60); $0.successorHash = successor }
     static let foreign = record(.spent) { $0.spentAt = now; $0.successorHash = Array(repeating: 8, count: 32) }
 
     static let cases: [Case] = [
@@ -43,6 +44,10 @@ struct RefreshOutcomeTests {
              expected: .refused("session past its maximum age")),
         Case(name: "expired, never spent", record: record(.expired), expected: .refused("refresh token expired")),
         Case(name: "retry inside the grace window", record: retry, expected: .retry(retry)),
+        // docs/reference.md, "DPoP": a spent token of a bound session, presented late without the
+        // key, is refused, never taken for theft (the owner's session stays).
+        Case(name: "bound session without its key, spent long ago", record: keyMismatch,
+             expected: .refused("no DPoP proof from the key the session is bound to")),
         Case(name: "retry one second after the grace window", record: late, expected: .reuse(late)),
         Case(name: "spent with another successor (not our derivation)", record: foreign, expected: .reuse(foreign)),
     ]
@@ -59,7 +64,8 @@ struct RefreshOutcomeTests {
             let outcome = RefreshOutcome.decide(record: Self.record(verdict), successorHash: Self.successor, now: Self.now, grace: Self.grace)
             switch (verdict, outcome) {
             case (.rotated, .rotated), (.spent, .reuse), (.scopeNotGranted, .scopeNotGranted),
-                 (.anotherClient, .refused), (.revoked, .refused), (.sessionExpired, .refused), (.expired, .refused):
+                 (.anotherClient, .refused), (.revoked, .refused), (.sessionExpired, .refused), (.expired, .refused),
+                 (.keyMismatch, .refused):
                 continue
             default:
                 Issue.record("verdict \(verdict) decided as \(outcome)")

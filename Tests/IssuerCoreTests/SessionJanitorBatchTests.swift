@@ -34,7 +34,7 @@ struct SessionJanitorBatchTests {
 
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test("batches until one comes back short, tokens before sessions before spent states, all before now less the margin")
+    @Test("batches until one comes back short, tokens before sessions before spent states before DPoP proofs, all before now less the margin")
     func batchesUntilShort() async throws {
         let store = FakeStore([.refreshTokens: [10, 10, 3], .sessions: [10, 0], .spentAuthorizationStates: [2]])
         var janitor = SessionJanitor(store: store)
@@ -43,7 +43,7 @@ struct SessionJanitorBatchTests {
         let deleted = try await janitor.sweep(now: now)
         #expect(deleted.refreshTokens == 23)
         #expect(deleted.sessions == 10)
-        #expect(store.calls.map(\.rows) == [.refreshTokens, .refreshTokens, .refreshTokens, .sessions, .sessions, .spentAuthorizationStates])
+        #expect(store.calls.map(\.rows) == [.refreshTokens, .refreshTokens, .refreshTokens, .sessions, .sessions, .spentAuthorizationStates, .dpopProofs])
         #expect(store.calls.allSatisfy { $0.cutoff == now.addingTimeInterval(-600) && $0.limit == 10 })
     }
 

@@ -20,6 +20,8 @@ public struct AuthorizationCodeStore: Sendable {
         public var sessionExpiresAt: Date
         /// The user.
         public var user: UserProfile
+        /// The DPoP key the redemption's proof bound the session to (docs/reference.md, "DPoP").
+        public var dpopThumbprint: String?
     }
 
     private let pool: ConnectionPool
@@ -36,15 +38,15 @@ public struct AuthorizationCodeStore: Sendable {
               AND client_id = $2 AND redirect_uri = $3 AND code_challenge = $4
             RETURNING session_id
         ), session AS (
-            UPDATE sessions s SET last_used_at = $5
+            UPDATE sessions s SET last_used_at = $5, dpop_jkt = $8::text
             FROM code WHERE s.id = code.session_id AND s.revoked_at IS NULL AND s.expires_at > $5
-            RETURNING s.id, s.user_id, s.scope, s.nonce, s.auth_time, s.expires_at
+            RETURNING s.id, s.user_id, s.scope, s.nonce, s.auth_time, s.expires_at, s.dpop_jkt
         ), token AS (
             INSERT INTO refresh_tokens (token_hash, session_id, generation, created_at, expires_at)
             SELECT $6, id, 0, $5, LEAST($7, expires_at) FROM session
             RETURNING session_id
         )
-        SELECT session.id AS session_id, session.scope, session.nonce, session.auth_time, session.expires_at,
+        SELECT session.id AS session_id, session.scope, session.nonce, session.auth_time, session.expires_at, session.dpop_jkt,
                u.id AS user_id, u.email, u.email_verified, u.given_name, u.family_name
         FROM session JOIN token ON token.session_id = session.id JOIN users u ON u.id = session.user_id
         """
@@ -65,12 +67,14 @@ public struct AuthorizationCodeStore: Sendable {
 
     /// Consumes the code and stores `refreshToken` for its session; nil when the code is unknown,
     /// spent, expired, another client's or redirect URI's, or the verifier does not match.
+    /// - Parameter dpopThumbprint: the key of the redemption's verified DPoP proof: the session is
+    ///   bound to it from then on (RFC 9449 §5, docs/reference.md, "DPoP"); nil leaves it unbound.
     public func redeem(
         code: AuthorizationCode, clientID: String, redirectURI: String, codeChallenge: String, refreshToken: RefreshToken,
-        refreshTokenExpiresAt: Date, now: Date
+        refreshTokenExpiresAt: Date, now: Date, dpopThumbprint: String? = nil
     ) async throws -> Redeemed? {
         let parameters: [any PostgresEncodable] = [
-            code.hash, clientID, redirectURI, codeChallenge, now, refreshToken.hash, refreshTokenExpiresAt,
+            code.hash, clientID, redirectURI, codeChallenge, now, refreshToken.hash, refreshTokenExpiresAt, dpopThumbprint,
         ]
         guard let row = try await pool.query(Self.redeemStatement, parameters).single else { return nil }
         return Redeemed(
@@ -79,7 +83,8 @@ public struct AuthorizationCodeStore: Sendable {
             nonce: try row.decodeIfPresent(column: "nonce"),
             authTime: try row.decode(column: "auth_time"),
             sessionExpiresAt: try row.decode(column: "expires_at"),
-            user: try UserProfile(row: row))
+            user: try UserProfile(row: row),
+            dpopThumbprint: try row.decodeIfPresent(column: "dpop_jkt"))
     }
 
     /// Spends a code that failed redemption and revokes its session; answers whether a session

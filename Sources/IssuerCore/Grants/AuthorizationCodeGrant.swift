@@ -16,13 +16,17 @@ public struct AuthorizationCodeGrant: Sendable {
         public var clientID: String
         /// `code_verifier` (RFC 7636 §4.5).
         public var codeVerifier: String
+        /// The thumbprint of the request's DPoP proof, verified before the grant runs: the session
+        /// is bound to that key from this redemption on (docs/reference.md, "DPoP").
+        public var dpopThumbprint: String?
 
-        /// All four are required (docs/reference.md, "Hosted sign-in").
-        public init(code: String, redirectURI: String, clientID: String, codeVerifier: String) {
+        /// All four are required (docs/reference.md, "Hosted sign-in"); a DPoP proof is optional.
+        public init(code: String, redirectURI: String, clientID: String, codeVerifier: String, dpopThumbprint: String? = nil) {
             self.code = code
             self.redirectURI = redirectURI
             self.clientID = clientID
             self.codeVerifier = codeVerifier
+            self.dpopThumbprint = dpopThumbprint
         }
     }
 
@@ -63,7 +67,7 @@ public struct AuthorizationCodeGrant: Sendable {
             redeemed = try await store.redeem(
                 code: code, clientID: client.clientID, redirectURI: request.redirectURI,
                 codeChallenge: PKCE.challenge(forVerifier: request.codeVerifier), refreshToken: refreshToken,
-                refreshTokenExpiresAt: now.addingTimeInterval(refreshTokenTTL), now: now)
+                refreshTokenExpiresAt: now.addingTimeInterval(refreshTokenTTL), now: now, dpopThumbprint: request.dpopThumbprint)
         } catch {
             throw .storage(error)
         }
@@ -77,6 +81,6 @@ public struct AuthorizationCodeGrant: Sendable {
         return try responder.respond(
             user: redeemed.user, clientID: client.clientID, scopes: redeemed.scopes, sessionID: redeemed.sessionID,
             authTime: redeemed.authTime, sessionExpiresAt: redeemed.sessionExpiresAt, nonce: redeemed.nonce,
-            refreshToken: refreshToken)
+            refreshToken: refreshToken, dpopThumbprint: redeemed.dpopThumbprint)
     }
 }

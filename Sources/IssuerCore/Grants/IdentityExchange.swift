@@ -37,11 +37,15 @@ public struct IdentityExchange: Sendable {
         /// docs/reference.md, "Native sign-in" and "Apple token custody": Apple's one-time `authorization_code`, redeemed for an Apple refresh
         /// token that account deletion revokes.
         public var authorizationCode: String?
+        /// The thumbprint of the request's DPoP proof, verified before the exchange runs: the
+        /// session is bound to that key (docs/reference.md, "DPoP").
+        public var dpopThumbprint: String?
 
         /// Only the token is required; the client defaults as `clientID` says.
         public init(
             idToken: String, nonce: String? = nil, clientID: String?, scope: String? = nil, givenName: String? = nil,
-            familyName: String? = nil, userAgent: String? = nil, clientIP: String? = nil, authorizationCode: String? = nil
+            familyName: String? = nil, userAgent: String? = nil, clientIP: String? = nil, authorizationCode: String? = nil,
+            dpopThumbprint: String? = nil
         ) {
             self.idToken = idToken
             self.nonce = nonce
@@ -52,6 +56,7 @@ public struct IdentityExchange: Sendable {
             self.userAgent = userAgent
             self.clientIP = clientIP
             self.authorizationCode = authorizationCode
+            self.dpopThumbprint = dpopThumbprint
         }
     }
 
@@ -140,7 +145,7 @@ public struct IdentityExchange: Sendable {
             let signInRequest = SignInRequest(
                 identity: identity, givenName: request.givenName, familyName: request.familyName,
                 clientID: client.clientID, scopes: scopes, nonce: request.nonce,
-                userAgent: request.userAgent, clientIP: request.clientIP)
+                userAgent: request.userAgent, clientIP: request.clientIP, dpopThumbprint: request.dpopThumbprint)
             signIn = try await store.signIn(signInRequest)
         } catch is SignInStore.IdentityDisabled {
             // docs/reference.md, "Google's account-protection events": Google disabled the account for hijacking.
@@ -164,7 +169,7 @@ public struct IdentityExchange: Sendable {
         var response = try responder.respond(
             user: signIn.user, clientID: client.clientID, scopes: scopes, sessionID: signIn.sessionID,
             authTime: signIn.authTime, sessionExpiresAt: signIn.sessionExpiresAt, nonce: request.nonce,
-            refreshToken: signIn.refreshToken)
+            refreshToken: signIn.refreshToken, dpopThumbprint: request.dpopThumbprint)
         if style == .tokenExchange {
             response.issuedTokenType = TokenExchangeURN.accessTokenType
         }

@@ -7,7 +7,9 @@ import Logging
 /// spent token after that revokes its whole session (theft).
 ///
 /// Steps: client → token shape → one rotation statement → decide (a pure function of what it
-/// returned) → mint. Only the theft path costs a second statement.
+/// returned) → mint. Only the theft path costs a second statement. A DPoP proof was verified
+/// before (docs/reference.md, "DPoP"); the rotation statement compares its key with the session's
+/// before it touches the token, so a bound token without its key changes nothing.
 public struct RefreshTokenGrant: Sendable {
     /// One refresh request, parsed.
     public struct Request: Sendable {
@@ -17,12 +19,16 @@ public struct RefreshTokenGrant: Sendable {
         public var clientID: String
         /// RFC 6749 §6 `scope`: may only narrow the session's scope; nil keeps it.
         public var scope: String?
+        /// The thumbprint of the request's DPoP proof, verified before the grant runs
+        /// (docs/reference.md, "DPoP"): a bound session refreshes only with its own key's.
+        public var dpopThumbprint: String?
 
-        /// Only `scope` is optional.
-        public init(refreshToken: String, clientID: String, scope: String? = nil) {
+        /// Only `refreshToken` and `clientID` are required.
+        public init(refreshToken: String, clientID: String, scope: String? = nil, dpopThumbprint: String? = nil) {
             self.refreshToken = refreshToken
             self.clientID = clientID
             self.scope = scope
+            self.dpopThumbprint = dpopThumbprint
         }
     }
 
@@ -77,7 +83,8 @@ public struct RefreshTokenGrant: Sendable {
         do {
             record = try await store.rotate(
                 tokenHash: presented.hash, successorHash: successor.hash, clientID: client.clientID,
-                requestedScopes: requestedScopes, now: now, successorExpiresAt: now.addingTimeInterval(refreshTokenTTL.timeInterval))
+                requestedScopes: requestedScopes, now: now, successorExpiresAt: now.addingTimeInterval(refreshTokenTTL.timeInterval),
+                dpopThumbprint: request.dpopThumbprint)
         } catch {
             throw .storage(error)
         }
@@ -114,6 +121,6 @@ public struct RefreshTokenGrant: Sendable {
         try responder.respond(
             user: record.user, clientID: client.clientID, scopes: requestedScopes ?? record.scopes,
             sessionID: record.sessionID, authTime: record.authTime, sessionExpiresAt: record.sessionExpiresAt,
-            nonce: nil, refreshToken: successor, includesIDToken: client.idTokenOnRefresh)
+            nonce: nil, refreshToken: successor, includesIDToken: client.idTokenOnRefresh, dpopThumbprint: record.dpopThumbprint)
     }
 }

@@ -3,7 +3,8 @@
 public struct TokenResponse: Sendable, Equatable, Encodable {
     /// RFC 6749 §5.1 `access_token`: an RS256 JWT (RFC 9068).
     public var accessToken: String
-    /// RFC 6749 §5.1 `token_type`: always `Bearer` (RFC 6750).
+    /// RFC 6749 §5.1 `token_type`: `Bearer` (RFC 6750), or `DPoP` for a session bound to a DPoP
+    /// key (RFC 9449 §5, docs/reference.md, "DPoP").
     public var tokenType = "Bearer"
     /// RFC 6749 §5.1 `expires_in`: the access token's lifetime in seconds.
     public var expiresIn: Int
@@ -26,7 +27,7 @@ public struct TokenResponse: Sendable, Equatable, Encodable {
         case issuedTokenType = "issued_token_type"
     }
 
-    /// `token_type` is always `Bearer`; pass `issuedTokenType` only for RFC 8693 token exchange.
+    /// `token_type` starts as `Bearer`; pass `issuedTokenType` only for RFC 8693 token exchange.
     public init(accessToken: String, expiresIn: Int, refreshToken: String?, idToken: String?, scope: String, issuedTokenType: String? = nil) {
         self.accessToken = accessToken
         self.expiresIn = expiresIn

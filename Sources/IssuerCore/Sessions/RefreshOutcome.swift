@@ -34,6 +34,7 @@ public enum RefreshOutcome: Sendable, Equatable {
                 return .reuse(record)
             }
             return record.verdict == .anotherClient ? .refused("refresh token of another client") : .scopeNotGranted
+        case .keyMismatch: return .refused("no DPoP proof from the key the session is bound to")
         case .revoked: return .refused("session revoked")
         case .sessionExpired: return .refused("session past its maximum age")
         case .expired: return .refused("refresh token expired")

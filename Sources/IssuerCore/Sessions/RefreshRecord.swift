@@ -21,11 +21,14 @@ public struct RefreshRecord: Sendable, Equatable {
     public var sessionExpiresAt: Date
     /// The session's user, as the tokens minted from this refresh describe it.
     public var user: UserProfile
+    /// The RFC 7638 thumbprint of the DPoP key the session is bound to (docs/reference.md,
+    /// "DPoP"), nil for an unbound session: its access tokens carry it as `cnf.jkt`.
+    public var dpopThumbprint: String?
 
     /// Every field, as the statement returns them.
     public init(
         verdict: RefreshVerdict, sessionID: UUID, generation: Int, spentAt: Date?, successorHash: [UInt8]?,
-        scopes: [String], authTime: Date, sessionExpiresAt: Date, user: UserProfile
+        scopes: [String], authTime: Date, sessionExpiresAt: Date, user: UserProfile, dpopThumbprint: String? = nil
     ) {
         self.verdict = verdict
         self.sessionID = sessionID
@@ -36,5 +39,6 @@ public struct RefreshRecord: Sendable, Equatable {
         self.authTime = authTime
         self.sessionExpiresAt = sessionExpiresAt
         self.user = user
+        self.dpopThumbprint = dpopThumbprint
     }
 }

@@ -19,17 +19,19 @@ public struct RefreshRotationStore: Sendable {
     }
 
     /// `$1` presented hash, `$2` now, `$3` successor hash, `$4` client, `$5` successor expiry,
-    /// `$6` requested scopes (space-separated) or NULL. The CASE is the one statement of the
+    /// `$6` requested scopes (space-separated) or NULL, `$7` the thumbprint of the request's
+    /// verified DPoP proof or NULL (docs/reference.md, "DPoP"). The CASE is the one statement of the
     /// rules, in `RefreshVerdict`'s order; it reads the row as locked (a concurrent rotation that
     /// committed first is seen as `spent`). Public for `issuer-bench rotation-script`, which
     /// drives this statement alone for the benchmark's floor.
     public static let rotateStatement = """
         WITH presented AS (
             SELECT r.token_hash, r.session_id, r.generation, r.spent_at, r.successor_hash,
-                   s.user_id, s.scope, s.auth_time, s.expires_at AS session_expires_at,
+                   s.user_id, s.scope, s.auth_time, s.expires_at AS session_expires_at, s.dpop_jkt,
                    CASE
                        WHEN s.revoked_at IS NOT NULL THEN 'revoked'
                        WHEN s.expires_at <= $2 THEN 'session_expired'
+                       WHEN s.dpop_jkt IS NOT NULL AND s.dpop_jkt IS DISTINCT FROM $7::text THEN 'key_mismatch'
                        WHEN s.client_id <> $4 THEN 'another_client'
                        WHEN $6::text IS NOT NULL
                             AND NOT string_to_array($6::text, ' ') <@ string_to_array(s.scope, ' ') THEN 'scope_not_granted'
@@ -51,7 +53,7 @@ public struct RefreshRotationStore: Sendable {
             FROM presented p, rotated
         )
         SELECT p.verdict, p.session_id, p.generation, p.spent_at, p.successor_hash, p.scope, p.auth_time,
-               p.session_expires_at, p.user_id, u.email, u.email_verified, u.given_name, u.family_name
+               p.session_expires_at, p.dpop_jkt, p.user_id, u.email, u.email_verified, u.given_name, u.family_name
         FROM presented p JOIN users u ON u.id = p.user_id
         """
 
@@ -59,13 +61,15 @@ public struct RefreshRotationStore: Sendable {
     /// stored; nil when no token has that hash.
     /// - Parameter requestedScopes: a narrowing the client asked for; a token is never rotated
     ///   for a request that widens its scope (a client's mistake changes nothing).
+    /// - Parameter dpopThumbprint: the key of the request's verified DPoP proof; a session bound to
+    ///   another key (or to one, without a proof) is `keyMismatch` and nothing is touched.
     public func rotate(
         tokenHash: [UInt8], successorHash: [UInt8], clientID: String, requestedScopes: [String]?, now: Date,
-        successorExpiresAt: Date
+        successorExpiresAt: Date, dpopThumbprint: String? = nil
     ) async throws -> RefreshRecord? {
         let rows = try await pool.query(
             Self.rotateStatement,
-            [tokenHash, now, successorHash, clientID, successorExpiresAt, requestedScopes?.joined(separator: " ")]).rows
+            [tokenHash, now, successorHash, clientID, successorExpiresAt, requestedScopes?.joined(separator: " "), dpopThumbprint]).rows
         guard let row = rows.first else { return nil }
         let verdictText: String = try row.decode(column: "verdict")
         guard let verdict = RefreshVerdict(rawValue: verdictText) else {
@@ -76,6 +80,6 @@ public struct RefreshRotationStore: Sendable {
             spentAt: try row.decodeIfPresent(column: "spent_at"), successorHash: try row.decodeIfPresent(column: "successor_hash"),
             scopes: try row.decode(String.self, column: "scope").split(separator: " ").map(String.init),
             authTime: try row.decode(column: "auth_time"), sessionExpiresAt: try row.decode(column: "session_expires_at"),
-            user: try UserProfile(row: row))
+            user: try UserProfile(row: row), dpopThumbprint: try row.decodeIfPresent(column: "dpop_jkt"))
     }
 }

@@ -5,9 +5,10 @@ import Foundation
 /// (`RefreshRotationStore`, `SessionRevocationStore`).
 protocol RefreshRotationStoring: Sendable {
     /// The one rotation statement: the verdict and what is stored, nil for an unknown token.
+    /// `dpopThumbprint` is the key of the request's verified DPoP proof (docs/reference.md, "DPoP").
     func rotate(
         tokenHash: [UInt8], successorHash: [UInt8], clientID: String, requestedScopes: [String]?, now: Date,
-        successorExpiresAt: Date
+        successorExpiresAt: Date, dpopThumbprint: String?
     ) async throws -> RefreshRecord?
     /// Revokes a session whose spent token came back (theft): every token of it.
     func revokeSession(_ sessionID: UUID, reason: String, at now: Date) async throws
@@ -20,11 +21,11 @@ struct RefreshGrantStores: RefreshRotationStoring {
 
     func rotate(
         tokenHash: [UInt8], successorHash: [UInt8], clientID: String, requestedScopes: [String]?, now: Date,
-        successorExpiresAt: Date
+        successorExpiresAt: Date, dpopThumbprint: String?
     ) async throws -> RefreshRecord? {
         try await rotation.rotate(
             tokenHash: tokenHash, successorHash: successorHash, clientID: clientID, requestedScopes: requestedScopes, now: now,
-            successorExpiresAt: successorExpiresAt)
+            successorExpiresAt: successorExpiresAt, dpopThumbprint: dpopThumbprint)
     }
 
     func revokeSession(_ sessionID: UUID, reason: String, at now: Date) async throws {

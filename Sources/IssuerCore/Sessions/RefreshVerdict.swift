@@ -7,6 +7,10 @@ public enum RefreshVerdict: String, Sendable, Equatable, CaseIterable {
     case revoked
     /// The session reached `ISSUER_SESSION_MAX_AGE`.
     case sessionExpired = "session_expired"
+    /// The session is bound to a DPoP key (docs/reference.md, "DPoP") and the request carries no
+    /// proof from it: refused without touching anything, spent or not, so a thief without the key
+    /// neither refreshes nor gets the owner's session revoked.
+    case keyMismatch = "key_mismatch"
     /// The token was issued to another client (of a live session).
     case anotherClient = "another_client"
     /// The request asks for scopes the (live) session was not granted (RFC 6749 §6).

@@ -25,13 +25,15 @@ public struct SessionJanitor: Sendable {
     }
 
     /// One sweep: deletes expired refresh tokens, then expired sessions (with whatever tokens
-    /// remain), then spent hosted-flow states, up to `maxBatches` batches each. Answers the rows deleted.
+    /// remain), then spent hosted-flow states, then DPoP proofs past their lifetime (docs/reference.md,
+    /// "DPoP"), up to `maxBatches` batches each. Answers the refresh tokens and sessions deleted.
     @discardableResult
     public func sweep(now: Date, maxBatches: Int = 20) async throws -> (refreshTokens: Int, sessions: Int) {
         let cutoff = now.addingTimeInterval(-margin.timeInterval)
         let tokens = try await deleteInBatches(.refreshTokens, cutoff: cutoff, maxBatches: maxBatches)
         let sessions = try await deleteInBatches(.sessions, cutoff: cutoff, maxBatches: maxBatches)
         try await deleteInBatches(.spentAuthorizationStates, cutoff: cutoff, maxBatches: maxBatches)
+        try await deleteInBatches(.dpopProofs, cutoff: cutoff, maxBatches: maxBatches)
         return (tokens, sessions)
     }
 

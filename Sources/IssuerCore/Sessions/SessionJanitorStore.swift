@@ -9,6 +9,8 @@ enum ExpiredRows: Sendable, CaseIterable {
     case sessions
     /// Spent hosted-flow states: they only matter while the state could still open.
     case spentAuthorizationStates
+    /// DPoP proofs past their lifetime: the `jti` memory only covers a proof while it could be accepted.
+    case dpopProofs
 }
 
 /// The janitor's one statement: deletes one batch of expired rows.
@@ -42,6 +44,11 @@ struct SessionJanitorStore: SessionJanitorStoring {
             """
             DELETE FROM spent_authorization_states WHERE state_hash IN (
                 SELECT state_hash FROM spent_authorization_states WHERE expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+            """
+        case .dpopProofs:
+            """
+            DELETE FROM dpop_proofs WHERE (jkt, jti) IN (
+                SELECT jkt, jti FROM dpop_proofs WHERE expires_at < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
             """
         }
     }

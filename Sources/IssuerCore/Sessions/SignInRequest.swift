@@ -16,11 +16,14 @@ public struct SignInRequest: Sendable {
     public var userAgent: String?
     /// The client IP after `ISSUER_TRUSTED_PROXIES`, recorded on the session.
     public var clientIP: String?
+    /// The thumbprint of the DPoP key the sign-in's proof was signed with: the session is bound to
+    /// it (docs/reference.md, "DPoP"); nil for an unbound session.
+    public var dpopThumbprint: String?
 
     /// Only the identity, the client and the scopes are required.
     public init(
         identity: ExternalIdentity, givenName: String? = nil, familyName: String? = nil, clientID: String,
-        scopes: [String], nonce: String? = nil, userAgent: String? = nil, clientIP: String? = nil
+        scopes: [String], nonce: String? = nil, userAgent: String? = nil, clientIP: String? = nil, dpopThumbprint: String? = nil
     ) {
         self.identity = identity
         self.givenName = givenName
@@ -30,5 +33,6 @@ public struct SignInRequest: Sendable {
         self.nonce = nonce
         self.userAgent = userAgent
         self.clientIP = clientIP
+        self.dpopThumbprint = dpopThumbprint
     }
 }

@@ -33,7 +33,8 @@ public struct SignInStore: Sendable {
         self.emailLinking = emailLinking
     }
 
-    /// The identity, user and session, shared by both forms of sign-in; parameters $1 to $18
+    /// The identity, user and session, shared by both forms of sign-in; parameters $1 to $19
+    /// ($19: the DPoP key thumbprint the session is bound to, or NULL; docs/reference.md, "DPoP")
     /// (`parameters(_:)`). With $18 false the name ($8, $9) is stored only when this sign-in
     /// creates the user (`SignInRecord.overwritesName`). An existing identity disabled for
     /// hijacking is not claimed, so the statement writes nothing and returns no row (`IdentityDisabled`).
@@ -61,17 +62,17 @@ public struct SignInStore: Sendable {
                 updated_at = EXCLUDED.updated_at
             RETURNING id, email, email_verified, given_name, family_name
         ), session AS (
-            INSERT INTO sessions (id, user_id, client_id, scope, nonce, auth_time, created_at, last_used_at, expires_at, user_agent, client_ip, provider)
-            SELECT $10, id, $11, $12, $13, $14, $14, $14, $15, $16, $17, $2 FROM account
+            INSERT INTO sessions (id, user_id, client_id, scope, nonce, auth_time, created_at, last_used_at, expires_at, user_agent, client_ip, provider, dpop_jkt)
+            SELECT $10, id, $11, $12, $13, $14, $14, $14, $15, $16, $17, $2, $19::text FROM account
             RETURNING id
         )
         """
 
-    /// The native sign-in: the session's first refresh token ($19 hash, $20 expiry) in the same statement.
+    /// The native sign-in: the session's first refresh token ($20 hash, $21 expiry) in the same statement.
     private static let refreshTokenStatement = signInSteps + """
         , token AS (
             INSERT INTO refresh_tokens (token_hash, session_id, generation, created_at, expires_at)
-            SELECT $19, id, 0, $14, $20 FROM session
+            SELECT $20, id, 0, $14, $21 FROM session
             RETURNING session_id
         )
         SELECT account.id AS user_id, account.email, account.email_verified, account.given_name, account.family_name,
@@ -79,17 +80,17 @@ public struct SignInStore: Sendable {
         FROM account, token
         """
 
-    /// The hosted flow's sign-in (docs/reference.md, "Hosted sign-in"): instead of a refresh token, a one-time code ($19
-    /// hash, $20 expiry) bound to the client, its redirect URI ($21) and PKCE challenge ($22);
+    /// The hosted flow's sign-in (docs/reference.md, "Hosted sign-in"): instead of a refresh token, a one-time code ($20
+    /// hash, $21 expiry) bound to the client, its redirect URI ($22) and PKCE challenge ($23);
     /// the refresh token is issued when the code is redeemed. The sealed state is spent in the
-    /// same statement ($23 its hash, $24 its expiry): a second use violates the key, nothing is written.
+    /// same statement ($24 its hash, $25 its expiry): a second use violates the key, nothing is written.
     private static let codeStatement = signInSteps + """
         , code AS (
             INSERT INTO authorization_codes (code_hash, session_id, client_id, redirect_uri, code_challenge, created_at, expires_at)
-            SELECT $19, id, $11, $21, $22, $14, $20 FROM session
+            SELECT $20, id, $11, $22, $23, $14, $21 FROM session
             RETURNING session_id
         ), spent AS (
-            INSERT INTO spent_authorization_states (state_hash, expires_at) VALUES ($23, $24)
+            INSERT INTO spent_authorization_states (state_hash, expires_at) VALUES ($24, $25)
         )
         SELECT account.id AS user_id, account.email, account.email_verified, account.given_name, account.family_name,
                code.session_id
@@ -180,7 +181,7 @@ public struct SignInStore: Sendable {
         }
     }
 
-    /// The statement's parameters, in the order of its `$n`: `signInSteps`' $1 to $18, then the yield's.
+    /// The statement's parameters, in the order of its `$n`: `signInSteps`' $1 to $19, then the yield's.
     static func parameters(_ record: SignInRecord) -> [any PostgresEncodable] {
         let request = record.request
         let identity = request.identity
@@ -191,12 +192,13 @@ public struct SignInStore: Sendable {
             record.sessionID, request.clientID, request.scopes.joined(separator: " "), request.nonce,     // $10 to $13
             record.now, record.sessionExpiresAt, request.userAgent, request.clientIP,                    // $14 to $17
             record.overwritesName,                                                                       // $18
+            request.dpopThumbprint,                                                                      // $19
         ]
         switch record.yields {
         case .refreshToken(let hash, let expiresAt):
-            return steps + [hash, expiresAt]                                                             // $19, $20
+            return steps + [hash, expiresAt]                                                             // $20, $21
         case .authorizationCode(let hash, let expiresAt, let redirectURI, let codeChallenge, let stateHash, let stateExpiresAt):
-            return steps + [hash, expiresAt, redirectURI, codeChallenge, stateHash, stateExpiresAt]      // $19 to $24
+            return steps + [hash, expiresAt, redirectURI, codeChallenge, stateHash, stateExpiresAt]      // $20 to $25
         }
     }
 

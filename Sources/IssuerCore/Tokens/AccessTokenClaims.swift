@@ -30,11 +30,26 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     public var emailVerified: Bool?
     /// `name` (OIDC Core §5.1), only with the `profile` scope.
     public var name: String?
+    /// `cnf` (RFC 7800 §3.1) with RFC 9449 §6.1's `jkt`: the DPoP key a bound session's tokens
+    /// are for (docs/reference.md, "DPoP"); absent for a bearer token.
+    public var confirmation: Confirmation?
+
+    /// RFC 7800 §3.1's confirmation member, carrying only the JWK thumbprint (RFC 9449 §6.1).
+    public struct Confirmation: Codable, Sendable, Equatable {
+        /// `jkt`: the RFC 7638 thumbprint of the DPoP key.
+        public var jkt: String
+
+        /// The confirmation of the key whose thumbprint is `jkt`.
+        public init(jkt: String) {
+            self.jkt = jkt
+        }
+    }
 
     /// Claims as listed (docs/reference.md, "Access tokens").
     public init(
         issuer: String, subject: String, audience: String, clientID: String, issuedAt: Int, expiresAt: Int,
-        jwtID: String, scope: String, sessionID: String, email: String? = nil, emailVerified: Bool? = nil, name: String? = nil
+        jwtID: String, scope: String, sessionID: String, email: String? = nil, emailVerified: Bool? = nil, name: String? = nil,
+        confirmation: Confirmation? = nil
     ) {
         self.issuer = issuer
         self.subject = subject
@@ -48,6 +63,7 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
         self.email = email
         self.emailVerified = emailVerified
         self.name = name
+        self.confirmation = confirmation
     }
 
     /// The `scope` claim split into its scope tokens (RFC 6749 §3.3).
@@ -68,5 +84,6 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
         case email
         case emailVerified = "email_verified"
         case name
+        case confirmation = "cnf"
     }
 }

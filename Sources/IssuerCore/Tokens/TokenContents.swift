@@ -25,6 +25,9 @@ public struct TokenContents: Sendable, Equatable {
     /// client registered with `"id_token_on_refresh": false`: OIDC Core §12.2 lets a refresh answer
     /// omit it, and the answer then costs one signature instead of two.
     public var includesIDToken: Bool
+    /// The RFC 7638 thumbprint of the DPoP key the session is bound to, the access token's
+    /// `cnf.jkt` (RFC 9449 §6.1, docs/reference.md, "DPoP"); nil for a bearer token.
+    public var dpopThumbprint: String?
 
     /// The user profile claims (OIDC Core §5.1) the issuer knows.
     public struct Profile: Sendable, Equatable {
@@ -52,7 +55,7 @@ public struct TokenContents: Sendable, Equatable {
     /// Token contents as described (docs/reference.md, "Tokens and sessions").
     public init(
         subject: String, clientID: String, scopes: [String], sessionID: String, authTime: Date, sessionExpiresAt: Date,
-        nonce: String? = nil, profile: Profile = Profile(), includesIDToken: Bool = true
+        nonce: String? = nil, profile: Profile = Profile(), includesIDToken: Bool = true, dpopThumbprint: String? = nil
     ) {
         self.subject = subject
         self.clientID = clientID
@@ -63,5 +66,6 @@ public struct TokenContents: Sendable, Equatable {
         self.nonce = nonce
         self.profile = profile
         self.includesIDToken = includesIDToken
+        self.dpopThumbprint = dpopThumbprint
     }
 }

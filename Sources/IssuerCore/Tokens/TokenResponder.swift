@@ -15,16 +15,18 @@ public struct TokenResponder: Sendable {
 
     /// Signs the access token (and the ID token with `openid`) and attaches `refreshToken` as given;
     /// `temporarily_unavailable` while no signing key is active.
+    /// - Parameter dpopThumbprint: the DPoP key the session is bound to: the access token carries
+    ///   it as `cnf.jkt` and the answer's `token_type` is `DPoP` (RFC 9449 §5, docs/reference.md, "DPoP").
     public func respond(
         user: UserProfile, clientID: String, scopes: [String], sessionID: UUID, authTime: Date, sessionExpiresAt: Date,
-        nonce: String?, refreshToken: RefreshToken?, includesIDToken: Bool = true
+        nonce: String?, refreshToken: RefreshToken?, includesIDToken: Bool = true, dpopThumbprint: String? = nil
     ) throws(OAuthError) -> TokenResponse {
         let contents = TokenContents(
             subject: user.subject, clientID: clientID, scopes: scopes, sessionID: sessionID.uuidString.lowercased(),
             authTime: authTime, sessionExpiresAt: sessionExpiresAt, nonce: nonce,
             profile: .init(email: user.email, emailVerified: user.emailVerified, name: user.name,
                            givenName: user.givenName, familyName: user.familyName),
-            includesIDToken: includesIDToken)
+            includesIDToken: includesIDToken, dpopThumbprint: dpopThumbprint)
         let tokens: SignedTokens
         do {
             tokens = try signer.sign(contents, ring: ring())
@@ -33,8 +35,10 @@ public struct TokenResponder: Sendable {
         } catch {
             throw .serverError(debug: "minting failed: \(error)")
         }
-        return TokenResponse(
+        var response = TokenResponse(
             accessToken: tokens.accessToken, expiresIn: tokens.expiresIn, refreshToken: refreshToken?.value,
             idToken: tokens.idToken, scope: scopes.joined(separator: " "))
+        if dpopThumbprint != nil { response.tokenType = "DPoP" }
+        return response
     }
 }

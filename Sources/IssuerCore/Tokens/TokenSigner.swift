@@ -55,7 +55,8 @@ public struct TokenSigner: Sendable {
             issuer: issuer, subject: contents.subject, audience: audience, clientID: contents.clientID,
             issuedAt: issuedAt, expiresAt: accessExpiresAt, jwtID: Self.randomJWTID(),
             scope: contents.scopes.joined(separator: " "), sessionID: contents.sessionID,
-            email: email.email, emailVerified: email.emailVerified, name: profile.name)
+            email: email.email, emailVerified: email.emailVerified, name: profile.name,
+            confirmation: contents.dpopThumbprint.map(AccessTokenClaims.Confirmation.init(jkt:)))
         let accessToken = try signJWS(accessClaims, type: AccessTokenClaims.type, key: key)
 
         var idClaims: IDTokenClaims?

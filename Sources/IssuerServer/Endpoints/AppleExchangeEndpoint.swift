@@ -2,16 +2,20 @@ import Hummingbird
 import IssuerCore
 
 /// docs/reference.md, "Native sign-in", `POST /auth/apple/exchange`: the native app's Sign in with Apple.
-/// parse the body → read the fields → exchange → answer tokens.
+/// parse the body → DPoP proof (docs/reference.md, "DPoP") → read the fields → exchange → answer tokens.
 struct AppleExchangeEndpoint {
     let exchange: IdentityExchange
+    let dpop: DPoPProofCheck
     let metrics: ServerMetrics
 
     func register(on routes: RouteRegistrar) {
         routes.add(.appleExchange) { request, context in
             let parameters = try await OAuthParameters.parse(request)
-            let response = try await exchange.exchange(
-                try Self.exchangeRequest(parameters, request: request, context: context), style: .nativeSignIn, logger: context.logger)
+            let proof = try await dpop.check(
+                request.headers[values: .dpop], method: "POST", path: Route.appleExchange.path, resendIsRetry: false)
+            var exchangeRequest = try Self.exchangeRequest(parameters, request: request, context: context)
+            exchangeRequest.dpopThumbprint = proof?.thumbprint
+            let response = try await exchange.exchange(exchangeRequest, style: .nativeSignIn, logger: context.logger)
             metrics.recordTokensIssued(grant: "apple_exchange")
             return response.response
         }

@@ -6,6 +6,7 @@ import IssuerCore
 /// for Google), answered as Apple's exchange is. A provider that is not configured is a `404`.
 struct ProviderExchangeEndpoint {
     let exchanges: ProviderExchanges
+    let dpop: DPoPProofCheck
     let metrics: ServerMetrics
 
     func register(on routes: RouteRegistrar) {
@@ -15,7 +16,11 @@ struct ProviderExchangeEndpoint {
                 throw OAuthError(.invalidRequest, "No provider called \(name.prefix(32)) is configured.", status: 404)
             }
             let parameters = try await OAuthParameters.parse(request)
-            let exchangeRequest = try AppleExchangeEndpoint.exchangeRequest(parameters, request: request, context: context)
+            // docs/reference.md, "DPoP": the proof before anything else of the request is used.
+            let proof = try await dpop.check(
+                request.headers[values: .dpop], method: "POST", path: "/auth/\(name)/exchange", resendIsRetry: false)
+            var exchangeRequest = try AppleExchangeEndpoint.exchangeRequest(parameters, request: request, context: context)
+            exchangeRequest.dpopThumbprint = proof?.thumbprint
             let response = try await exchange.exchange(exchangeRequest, style: .nativeSignIn, logger: context.logger)
             metrics.recordTokensIssued(grant: "\(exchange.provider.name)_exchange")
             return response.response

@@ -3,11 +3,13 @@ import IssuerCore
 import Logging
 
 /// docs/reference.md, "Token endpoint", `POST /oauth2/token` (RFC 6749 §3.2): reads the body once, then dispatches on
-/// `grant_type` to one grant; an unknown grant is `unsupported_grant_type`.
+/// `grant_type` to one grant; an unknown grant is `unsupported_grant_type`. A `DPoP` proof is
+/// checked before any grant runs (docs/reference.md, "DPoP"): a failing one changes nothing.
 struct TokenEndpoint {
     let exchanges: ProviderExchanges
     let refresh: RefreshTokenGrant
     let authorizationCode: AuthorizationCodeGrant
+    let dpop: DPoPProofCheck
     let metrics: ServerMetrics
 
     /// The grant types this endpoint serves, for discovery.
@@ -18,21 +20,26 @@ struct TokenEndpoint {
             let parameters = try await OAuthParameters.parse(request)
             let clientIP = context.clientIP
             let grant = try parameters.required("grant_type")
+            // An identical resend of a refresh within the grace is its retry, not a replayed proof.
+            let proof = try await dpop.check(
+                request.headers[values: .dpop], method: "POST", path: Route.token.path, resendIsRetry: grant == "refresh_token")
             let response: TokenResponse
             switch grant {
             case "refresh_token":
                 response = try await refresh.refresh(RefreshTokenGrant.Request(
                     refreshToken: try parameters.required("refresh_token"), clientID: try parameters.required("client_id"),
-                    scope: try parameters.optional("scope")), logger: context.logger)
+                    scope: try parameters.optional("scope"), dpopThumbprint: proof?.thumbprint), logger: context.logger)
             case "authorization_code":
                 // RFC 6749 §4.1.3 with RFC 7636 §4.5: all four are required (docs/reference.md, "Hosted sign-in").
                 response = try await authorizationCode.redeem(AuthorizationCodeGrant.Request(
                     code: try parameters.required("code"), redirectURI: try parameters.required("redirect_uri"),
-                    clientID: try parameters.required("client_id"), codeVerifier: try parameters.required("code_verifier")),
+                    clientID: try parameters.required("client_id"), codeVerifier: try parameters.required("code_verifier"),
+                    dpopThumbprint: proof?.thumbprint),
                     logger: context.logger)
             case TokenExchangeURN.grantType:
                 response = try await tokenExchange(
-                    parameters, userAgent: request.headers[.userAgent], clientIP: clientIP, logger: context.logger)
+                    parameters, userAgent: request.headers[.userAgent], clientIP: clientIP, dpopThumbprint: proof?.thumbprint,
+                    logger: context.logger)
             default:
                 throw OAuthError(.unsupportedGrantType, "The grant_type is not supported.")
             }
@@ -44,7 +51,7 @@ struct TokenEndpoint {
     /// RFC 8693 §2.1 with a provider's ID token as `subject_token`; the provider is the one whose
     /// issuer is the token's `iss` (docs/reference.md, "Token endpoint").
     private func tokenExchange(
-        _ parameters: OAuthParameters, userAgent: String?, clientIP: String?, logger: Logger
+        _ parameters: OAuthParameters, userAgent: String?, clientIP: String?, dpopThumbprint: String?, logger: Logger
     ) async throws(OAuthError) -> TokenResponse {
         let subjectToken = try parameters.required("subject_token")
         guard try parameters.required("subject_token_type") == TokenExchangeURN.idTokenType else {
@@ -56,7 +63,7 @@ struct TokenEndpoint {
         let request = IdentityExchange.Request(
             idToken: subjectToken, nonce: try parameters.optional("nonce"),
             clientID: try parameters.required("client_id"), scope: try parameters.optional("scope"),
-            userAgent: userAgent, clientIP: clientIP)
+            userAgent: userAgent, clientIP: clientIP, dpopThumbprint: dpopThumbprint)
         return try await exchanges.exchange(forToken: subjectToken).exchange(request, style: .tokenExchange, logger: logger)
     }
 }

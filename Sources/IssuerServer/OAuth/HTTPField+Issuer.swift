@@ -6,4 +6,7 @@ extension HTTPField.Name {
 
     /// RFC 9111 §5.4: the HTTP/1.0 twin of `Cache-Control: no-store` that RFC 6749 §5.1 asks for.
     static let pragma = HTTPField.Name("Pragma")!
+
+    /// RFC 9449 §4.1: the proof of possession a token request may carry (docs/reference.md, "DPoP").
+    static let dpop = HTTPField.Name("DPoP")!
 }

@@ -1,0 +1,49 @@
+import Foundation
+import Postgres
+
+/// What a token request's `DPoP` header is held to (RFC 9449 §4.3, docs/reference.md, "DPoP"):
+/// the proof's own checks, then the shared `jti` memory. Run before any grant looks at the
+/// request, so a failing proof changes nothing but, for a proof that passed every other check,
+/// the memory of its `jti`.
+public struct DPoPProofCheck: Sendable {
+    private let verifier: DPoPProofVerifier
+    private let replays: DPoPReplayStore
+    private let clock: any WallClock
+    private let grace: Duration
+    private let base: String
+
+    /// - Parameters:
+    ///   - grace: `ISSUER_REFRESH_REUSE_GRACE`: how long an identical resend of a refresh is the
+    ///     retry after a lost answer rather than a replayed proof.
+    ///   - issuerURL: `ISSUER_URL`, under which every `htu` is served.
+    public init(pool: ConnectionPool, clock: any WallClock, grace: Duration, issuerURL: String) {
+        self.verifier = DPoPProofVerifier(clock: clock)
+        self.replays = DPoPReplayStore(pool: pool)
+        self.clock = clock
+        self.grace = grace
+        self.base = issuerURL.hasSuffix("/") ? String(issuerURL.dropLast()) : issuerURL
+    }
+
+    /// The verified proof among `headers` (every `DPoP` field of the request), or nil without one.
+    /// - Parameters:
+    ///   - path: the endpoint's path under `ISSUER_URL` (`/oauth2/token`): `htu` must be both.
+    ///   - resendIsRetry: true for the refresh grant, whose identical resend within the grace is
+    ///     the retry; any other reuse of a `jti` is refused.
+    public func check(
+        _ headers: [String], method: String, path: String, resendIsRetry: Bool
+    ) async throws(OAuthError) -> DPoPProof? {
+        guard let header = headers.first else { return nil }
+        guard headers.count == 1 else { throw .invalidDPoPProof("Send one DPoP header, not several.") }
+        let proof = try verifier.verify(header, method: method, url: base + path)
+        let now = clock.now
+        let fresh: Bool
+        do {
+            fresh = try await replays.record(
+                proof, now: now, resendSince: resendIsRetry ? now.addingTimeInterval(-grace.timeInterval) : nil)
+        } catch {
+            throw .storage(error)
+        }
+        guard fresh else { throw .invalidDPoPProof("The DPoP proof's jti was used before.") }
+        return proof
+    }
+}
