@@ -36,23 +36,8 @@ extension AppleCustodyStore {
     /// Ends a held answer that verified and stores its token for the user when `appleSubject` is
     /// theirs, as `keep` does, in one statement.
     func keepHeld(_ held: Held, sealed: [UInt8], appleSubject: String, now: Date) async throws -> Kept {
-        let row = try await pool.query("""
-            WITH done AS (DELETE FROM apple_held_answers WHERE id = $1 RETURNING user_id, client_id),
-            owner AS (
-                SELECT identities.user_id FROM identities, done
-                WHERE provider = $4 AND subject = $5 AND identities.user_id = done.user_id FOR KEY SHARE OF identities
-            ),
-            kept AS (
-                INSERT INTO apple_tokens (user_id, client_id, sealed, created_at)
-                SELECT done.user_id, done.client_id, $2::bytea, $3::timestamptz FROM done, owner
-                ON CONFLICT (user_id, client_id) DO UPDATE SET sealed = EXCLUDED.sealed, created_at = EXCLUDED.created_at
-                RETURNING 1)
-            SELECT EXISTS (SELECT 1 FROM done) AS held, EXISTS (SELECT 1 FROM kept) AS kept,
-                EXISTS (SELECT 1 FROM users, done WHERE users.id = done.user_id) AS user_exists
-            """, [held.id, sealed, now, provider, appleSubject]).single
-        guard let row, try row.decode(Bool.self, column: "held") else { return .settledElsewhere }
-        if try row.decode(Bool.self, column: "kept") { return .kept }
-        return try row.decode(Bool.self, column: "user_exists") ? .notTheirs : .userGone
+        try await keep(
+            endingRow: held.id, of: "apple_held_answers", userID: held.userID, sealed: sealed, appleSubject: appleSubject, now: now)
     }
 
     /// Ends a held answer without a token.

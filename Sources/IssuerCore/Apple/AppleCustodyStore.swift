@@ -139,8 +139,19 @@ struct AppleCustodyStore: AppleCustodyStoring {
 
     /// Ends a pending code whose redemption succeeded, storing the token as `keep` does, in one statement.
     func keepPending(_ pending: Pending, sealed: [UInt8], appleSubject: String, now: Date) async throws -> Kept {
+        try await keep(
+            endingRow: pending.id, of: "apple_code_redemptions", userID: pending.userID, sealed: sealed, appleSubject: appleSubject, now: now)
+    }
+
+    /// Ends the row `id` of `table` (a pending code, a held answer, both for `userID`) and stores
+    /// its token for the user when `appleSubject` is theirs, in one statement. A row already gone
+    /// while its user exists was settled by another process (which decided: nothing to revoke
+    /// here); gone with its user (a pending code goes with its user's deletion), the user is gone.
+    func keep(
+        endingRow id: UUID, of table: StaticString, userID: UUID, sealed: [UInt8], appleSubject: String, now: Date
+    ) async throws -> Kept {
         let row = try await pool.query("""
-            WITH done AS (DELETE FROM apple_code_redemptions WHERE id = $1 RETURNING user_id, client_id),
+            WITH done AS (DELETE FROM \(table) WHERE id = $1 RETURNING user_id, client_id),
             owner AS (
                 SELECT identities.user_id FROM identities, done
                 WHERE provider = $4 AND subject = $5 AND identities.user_id = done.user_id FOR KEY SHARE OF identities
@@ -150,11 +161,14 @@ struct AppleCustodyStore: AppleCustodyStoring {
                 SELECT done.user_id, done.client_id, $2::bytea, $3::timestamptz FROM done, owner
                 ON CONFLICT (user_id, client_id) DO UPDATE SET sealed = EXCLUDED.sealed, created_at = EXCLUDED.created_at
                 RETURNING 1)
-            SELECT EXISTS (SELECT 1 FROM kept) AS kept, EXISTS (SELECT 1 FROM done) AS user_exists
-            """, [pending.id, sealed, now, provider, appleSubject]).single
+            SELECT EXISTS (SELECT 1 FROM done) AS ended, EXISTS (SELECT 1 FROM kept) AS kept,
+                EXISTS (SELECT 1 FROM users WHERE id = $6) AS user_exists
+            """, [id, sealed, now, provider, appleSubject, userID]).single
         guard let row else { return .userGone }
+        let userExists = try row.decode(Bool.self, column: "user_exists")
+        guard try row.decode(Bool.self, column: "ended") else { return userExists ? .settledElsewhere : .userGone }
         if try row.decode(Bool.self, column: "kept") { return .kept }
-        return try row.decode(Bool.self, column: "user_exists") ? .notTheirs : .userGone
+        return userExists ? .notTheirs : .userGone
     }
 
     /// Ends a pending code without a token.
