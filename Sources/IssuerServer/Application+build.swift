@@ -78,6 +78,12 @@ func buildRouters(
     if let limit = configuration.rateLimit {
         router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit: limit, clock: dependencies.clock)))
     }
+    // docs/reference.md, "DPoP": a bound access token only with a proof from its key.
+    router.add(middleware: DPoPResourceMiddleware(
+        proofs: services.dpop,
+        verifier: AccessTokenVerifier(
+            issuer: configuration.issuerURL.absoluteString, audience: configuration.audience, clock: dependencies.clock),
+        ring: { keys.current.ring }, pathPrefix: configuration.pathPrefix))
 
     let routes = RouteRegistrar(router: router, operationsRouter: operationsRouter, table: table)
     OperationsEndpoints(

@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import JOSE
 import Postgres
 
 /// What a token request's `DPoP` header is held to (RFC 9449 §4.3, docs/reference.md, "DPoP"):
@@ -29,12 +31,17 @@ public struct DPoPProofCheck: Sendable {
     ///   - path: the endpoint's path under `ISSUER_URL` (`/oauth2/token`): `htu` must be both.
     ///   - resendIsRetry: true for the refresh grant, whose identical resend within the grace is
     ///     the retry; any other reuse of a `jti` is refused.
+    ///   - accessToken: at a resource, the token the proof accompanies: its `ath` must be the
+    ///     token's hash (RFC 9449 §4.3 check 12).
     public func check(
-        _ headers: [String], method: String, path: String, resendIsRetry: Bool
+        _ headers: [String], method: String, path: String, resendIsRetry: Bool, accessToken: String? = nil
     ) async throws(OAuthError) -> DPoPProof? {
         guard let header = headers.first else { return nil }
         guard headers.count == 1 else { throw .invalidDPoPProof("Send one DPoP header, not several.") }
         let proof = try verifier.verify(header, method: method, url: base + path)
+        if let accessToken, proof.accessTokenHash != Base64URL.encode(Array(SHA256.hash(data: Data(accessToken.utf8)))) {
+            throw .invalidDPoPProof("The DPoP proof's ath is not the hash of the access token.")
+        }
         let now = clock.now
         let fresh: Bool
         do {

@@ -122,6 +122,15 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
+    /// docs/reference.md, "DPoP": the endpoints that take our access tokens, where a DPoP-bound one
+    /// must come as `Authorization: DPoP` with a proof (`DPoPResourceMiddleware`).
+    var takesAccessTokens: Bool {
+        switch self {
+        case .userinfo, .account, .accountSessions, .accountSession, .accountIdentities, .accountIdentity: true
+        default: false
+        }
+    }
+
     /// docs/reference.md, "Browser clients": the endpoints a browser client calls from another
     /// origin, which answer CORS (preflight included) to the origins the clients list. The JWKS
     /// and discovery are public and answer `Access-Control-Allow-Origin: *` themselves.
