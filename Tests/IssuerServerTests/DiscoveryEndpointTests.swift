@@ -28,6 +28,7 @@ struct DiscoveryEndpointTests {
                 #expect(document["id_token_signing_alg_values_supported"] as? [String] == ["RS256"])
                 #expect(document["subject_types_supported"] as? [String] == ["public"])
                 #expect(document["code_challenge_methods_supported"] as? [String] == ["S256"])
+                #expect(document["dpop_signing_alg_values_supported"] as? [String] == ["ES256", "RS256"])
                 #expect(document["response_types_supported"] as? [String] == ["code"])
                 #expect((document["grant_types_supported"] as? [String])?.contains("authorization_code") == true)
 

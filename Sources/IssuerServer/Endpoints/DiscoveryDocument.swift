@@ -58,6 +58,8 @@ extension DiscoveryDocument {
     let tokenEndpointAuthMethodsSupported: [String]?
     let revocationEndpointAuthMethodsSupported: [String]?
     let codeChallengeMethodsSupported: [String]?
+    /// RFC 9449 §5.1: the algorithms a DPoP proof may use (docs/reference.md, "DPoP").
+    let dpopSigningAlgValuesSupported: [String]?
     /// RFC 9207 §3: every authorization response carries `iss`.
     let authorizationResponseIssParameterSupported: Bool?
     let scopesSupported: [String]
@@ -83,6 +85,7 @@ extension DiscoveryDocument {
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case scopesSupported = "scopes_supported"
         case claimsSupported = "claims_supported"
@@ -118,6 +121,7 @@ extension DiscoveryDocument {
         tokenEndpointAuthMethodsSupported = hasToken ? ["none"] : nil
         revocationEndpointAuthMethodsSupported = revocationEndpoint != nil ? ["none"] : nil
         codeChallengeMethodsSupported = hasAuthorization ? ["S256"] : nil
+        dpopSigningAlgValuesSupported = hasToken ? DPoPProofVerifier.algorithms.map(\.rawValue) : nil
         authorizationResponseIssParameterSupported = hasAuthorization ? true : nil
         var scopes: [String] = []
         for client in configuration.clients.clients {
