@@ -87,7 +87,7 @@ struct ClientRegistryTests {
     /// A misspelt restriction must not silently widen what a client may do: `apple_audience` for
     /// `apple_audiences` would leave the client every Apple audience.
     @Test("an unknown member is refused at start, naming the client and the member", arguments: [
-        "apple_audience", "post_logout_redirect_uri", "allowed_orgins", "redirect_uri", "scope", "dpop", "logo",
+        "apple_audience", "post_logout_redirect_uri", "allowed_orgins", "redirect_uri", "scope", "dpop_required", "logo",
     ])
     func unknownMember(member: String) {
         let json = #"""
@@ -99,6 +99,23 @@ struct ClientRegistryTests {
             Issue.record("accepted \(member)")
         } catch {
             #expect("\(error)" == "entry 2 ('web') has an unknown member '\(member)'")
+        }
+    }
+
+    @Test("dpop is optional by default, or required; any other value is refused (reference: DPoP)")
+    func dpop() throws {
+        let registry = try ClientsFile.load(#"""
+            [{"client_id": "ios", "redirect_uris": ["com.example.app:/cb"], "scopes": ["openid"], "dpop": "required"},
+             {"client_id": "web", "redirect_uris": ["https://app.example/cb"], "scopes": ["openid"], "dpop": "optional"},
+             {"client_id": "old", "redirect_uris": ["https://old.example/cb"], "scopes": ["openid"]}]
+            """#)
+        #expect(registry.client(id: "ios")?.dpop == .required)
+        #expect(registry.client(id: "web")?.dpop == .optional)
+        #expect(registry.client(id: "old")?.dpop == .optional)
+        for value in [#""always""#, "true", #""Required""#] {
+            #expect(throws: (any Error).self, "\(value)") {
+                try ClientsFile.load(#"[{"client_id": "a", "redirect_uris": ["x://cb"], "scopes": ["openid"], "dpop": "# + value + "}]")
+            }
         }
     }
 

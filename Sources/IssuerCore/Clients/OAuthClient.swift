@@ -25,6 +25,17 @@ public struct OAuthClient: Sendable, Equatable, Codable {
     /// The app's name as the operator writes it, for the sign-in pages (docs/reference.md,
     /// "Configuration"); nil: none given. Read and checked now, shown by no page yet.
     public var clientName: String?
+    /// `dpop`: whether every token request of this client must carry a DPoP proof (RFC 9449;
+    /// docs/reference.md, "DPoP"). `"optional"` (the default) or `"required"`.
+    public var dpop: DPoPPolicy
+
+    /// The clients file's `dpop` values.
+    public enum DPoPPolicy: String, Sendable, Equatable, Codable {
+        /// A proof binds the session when sent; requests without one are served as bearer.
+        case optional
+        /// A token request without a proof is `400 invalid_dpop_proof`.
+        case required
+    }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case clientID = "client_id"
@@ -35,6 +46,7 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         case allowedOrigins = "allowed_origins"
         case idTokenOnRefresh = "id_token_on_refresh"
         case clientName = "client_name"
+        case dpop
 
         /// What a clients file may say; any other member is refused (docs/reference.md, "Configuration").
         static let allNames = Set(allCases.map(\.rawValue))
@@ -44,7 +56,7 @@ public struct OAuthClient: Sendable, Equatable, Codable {
     public init(
         clientID: String, redirectURIs: [String], postLogoutRedirectURIs: [String] = [], scopes: [String],
         appleAudiences: [String]? = nil, allowedOrigins: [String] = [], idTokenOnRefresh: Bool = true,
-        clientName: String? = nil
+        clientName: String? = nil, dpop: DPoPPolicy = .optional
     ) {
         self.clientID = clientID
         self.redirectURIs = redirectURIs
@@ -54,10 +66,11 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         self.allowedOrigins = allowedOrigins
         self.idTokenOnRefresh = idTokenOnRefresh
         self.clientName = clientName
+        self.dpop = dpop
     }
 
     /// docs/reference.md, "Configuration": `post_logout_redirect_uris`, `apple_audiences`, `allowed_origins`,
-    /// `id_token_on_refresh` and `client_name` are optional; a member of the wrong type is an error, not
+    /// `id_token_on_refresh`, `client_name` and `dpop` are optional; a member of the wrong type is an error, not
     /// ignored (and `ClientRegistry` refuses an unknown one before decoding).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -69,6 +82,14 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         allowedOrigins = try container.decodeIfPresent([String].self, forKey: .allowedOrigins) ?? []
         idTokenOnRefresh = try container.decodeIfPresent(Bool.self, forKey: .idTokenOnRefresh) ?? true
         clientName = try container.decodeIfPresent(String.self, forKey: .clientName)
+        dpop = try container.decodeIfPresent(DPoPPolicy.self, forKey: .dpop) ?? .optional
+    }
+
+    /// docs/reference.md, "DPoP": refuses a token request without a proof from a client whose
+    /// registry entry says `"dpop": "required"`, before anything is looked up or written.
+    public func checkProof(_ thumbprint: String?) throws(OAuthError) {
+        guard dpop == .required, thumbprint == nil else { return }
+        throw .invalidDPoPProof("This client must send a DPoP proof with every token request.")
     }
 
     /// Whether this client may use an Apple identity token issued for `audience` (docs/reference.md, "Configuration").

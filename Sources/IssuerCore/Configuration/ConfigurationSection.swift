@@ -71,10 +71,12 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
             query or fragment. `id_token_on_refresh` (optional, default `true`): `false` leaves the ID token
             out of refresh answers (OIDC Core §12.2 allows it), for an app that keeps its sign-in's ID token;
             each refresh then costs one signature instead of two. `client_name` (optional, a non-empty
-            string) is kept for the sign-in pages, which do not show it yet. `offline_access` is accepted from every client and changes
+            string) is kept for the sign-in pages, which do not show it yet. `dpop` (optional, `"optional"` or `"required"`,
+            default `"optional"`): `"required"` refuses every token request of the client without a DPoP proof
+            (`400 invalid_dpop_proof`; see reference.md, "DPoP"). `offline_access` is accepted from every client and changes
             nothing: every sign-in gets a refresh token. A member not named here is refused, never ignored: a
             misspelt restriction (`apple_audience`, `allowed_orgins`) would silently widen what the client may
-            do; `dpop` and `logo` are not known yet. A file that is unreadable, not strictly JSON (no trailing
+            do; `logo` is not known yet. A file that is unreadable, not strictly JSON (no trailing
             comma, no member twice, no `null` member), not an array of such objects, has an unknown member or
             a member of the wrong type, or breaks a rule above stops the server at start naming
             `ISSUER_CLIENTS_FILE`, the entry and the member.

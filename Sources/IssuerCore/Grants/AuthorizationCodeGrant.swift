@@ -53,6 +53,7 @@ public struct AuthorizationCodeGrant: Sendable {
     /// - Parameter logger: the request's logger, so every line carries its request id.
     public func redeem(_ request: Request, logger: Logger) async throws(OAuthError) -> TokenResponse {
         let client = try clients.authenticate(request.clientID)
+        try client.checkProof(request.dpopThumbprint)
         guard PKCE.isValidVerifier(request.codeVerifier) else {
             throw .invalidGrant("The code_verifier is not a valid PKCE verifier.")
         }

@@ -128,6 +128,7 @@ public struct IdentityExchange: Sendable {
         let request = try request.bounded()
         // docs/reference.md, "Native sign-in": a native sign-in that names no client signs in to the registry's default one.
         let client = try request.clientID.map(clients.authenticate) ?? clients.defaultClient
+        try client.checkProof(request.dpopThumbprint)
         let scopes = try ScopeRequest.resolve(request.scope, for: client)
         guard let configured = audiences, !configured.isEmpty else {
             throw .temporarilyUnavailable("Sign in with \(verifier.provider.name.capitalized) is not configured on this server.")

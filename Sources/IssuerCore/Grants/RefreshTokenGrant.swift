@@ -72,6 +72,7 @@ public struct RefreshTokenGrant: Sendable {
     /// - Parameter logger: the request's logger, so every line carries its request id.
     public func refresh(_ request: Request, logger: Logger) async throws(OAuthError) -> TokenResponse {
         let client = try clients.authenticate(request.clientID)
+        try client.checkProof(request.dpopThumbprint)
         let requestedScopes = try request.scope.map { scope throws(OAuthError) in try ScopeRequest.resolve(scope, for: client) }
         let presented = RefreshToken(value: request.refreshToken)
         guard RefreshToken.isWellFormed(request.refreshToken) else {
