@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import IssuerCore
+import Synchronization
 import Testing
 import TestSupport
 
@@ -148,6 +149,53 @@ struct DPoPTokenEndpointTests {
                 let late = try await DPoPClient.refresh(client, r0, proof: proof)
                 #expect(late.json["error"] as? String == "invalid_dpop_proof", "after the grace the resend is a replay")
                 #expect(try await tokenState(fixture, r0).revoked == false, "refused before the token was looked at")
+            }
+        }
+    }
+
+    @Test("the jti memory is shared: a second process refuses a proof the first accepted, and takes the identical resend of a refresh as the retry")
+    func jtiMemoryAcrossProcesses() async throws {
+        try await withIssuer { fixture in
+            try await fixture.withSharing { other in
+                let key = DPoPKey()
+                let signInProof = try DPoPClient.proof(key, fixture, "/auth/apple/exchange")
+                let refreshProof = try DPoPClient.proof(key, fixture)
+                let first = Mutex<(r0: String, successor: String)?>(nil)
+                try await fixture.test { client in
+                    let signIn = try await DPoPClient.signIn(client, fixture, proof: signInProof)
+                    let r0 = try #require(signIn.json["refresh_token"] as? String)
+                    let refreshed = try await DPoPClient.refresh(client, r0, proof: refreshProof)
+                    let successor = try #require(refreshed.json["refresh_token"] as? String)
+                    first.withLock { $0 = (r0, successor) }
+                }
+                let (r0, successor) = try #require(first.withLock { $0 })
+                try await other.test { client in
+                    let replay = try await DPoPClient.signIn(client, other, proof: signInProof, subject: "another.user")
+                    #expect(replay.json["error"] as? String == "invalid_dpop_proof")
+                    let resend = try await DPoPClient.refresh(client, r0, proof: refreshProof)
+                    #expect(resend.status == .ok)
+                    #expect(resend.json["refresh_token"] as? String == successor)
+                }
+            }
+        }
+    }
+
+    @Test("one proof sent by 8 sign-ins at once signs in once")
+    func concurrentReplays() async throws {
+        try await withIssuer { fixture in
+            try await fixture.test { client in
+                let proof = try DPoPClient.proof(DPoPKey(), fixture, "/auth/apple/exchange")
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<8 {
+                        group.addTask {
+                            Int(try await DPoPClient.signIn(client, fixture, proof: proof, subject: "racer.\(index)").status.code)
+                        }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(statuses.filter { $0 == 200 }.count == 1)
+                #expect(statuses.filter { $0 == 400 }.count == 7)
+                #expect(try await count(fixture, "sessions") == 1)
             }
         }
     }
