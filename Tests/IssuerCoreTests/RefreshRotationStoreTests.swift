@@ -19,6 +19,8 @@ struct RefreshRotationStoreTests {
         var sessionExpiresIn: TimeInterval = 86_400
         var tokenExpiresIn: TimeInterval = 3_600
         var spent = false
+        /// The DPoP key the session is bound to (docs/reference.md, "DPoP").
+        var dpopJKT: String? = nil
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -26,6 +28,7 @@ struct RefreshRotationStoreTests {
         var stored = Stored()
         var clientID = "app"
         var scopes: [String]? = nil
+        var dpopThumbprint: String? = nil
         let expected: RefreshVerdict
         var testDescription: String { name }
     }
@@ -54,6 +57,20 @@ struct RefreshRotationStoreTests {
              clientID: "other", expected: .revoked),
         Case(name: "a session past its maximum age is refused before a wider scope", stored: Stored(sessionExpiresIn: 0, spent: true),
              scopes: ["admin"], expected: .sessionExpired),
+        // docs/reference.md, "DPoP": a bound session refreshes only with its key's proof, decided
+        // before the token's state, so a spent token without the key is never taken for theft.
+        Case(name: "bound session, no proof", stored: Stored(dpopJKT: "key-a"), expected: .keyMismatch),
+        Case(name: "bound session, another key's proof", stored: Stored(dpopJKT: "key-a"), dpopThumbprint: "key-b",
+             expected: .keyMismatch),
+        Case(name: "bound session, its key's proof", stored: Stored(dpopJKT: "key-a"), dpopThumbprint: "key-a", expected: .rotated),
+        Case(name: "bound session, spent token, no proof: refused, not spent", stored: Stored(spent: true, dpopJKT: "key-a"),
+             expected: .keyMismatch),
+        Case(name: "bound session, spent token, its key: spent (the retry or theft rule applies)",
+             stored: Stored(spent: true, dpopJKT: "key-a"), dpopThumbprint: "key-a", expected: .spent),
+        Case(name: "bound session revoked is revoked first", stored: Stored(revoked: true, dpopJKT: "key-a"), expected: .revoked),
+        Case(name: "bound session: another client without the key is a key mismatch", stored: Stored(dpopJKT: "key-a"),
+             clientID: "other", expected: .keyMismatch),
+        Case(name: "unbound session with a proof rotates", dpopThumbprint: "key-a", expected: .rotated),
     ]
 
     static let pool = Task { () throws -> ConnectionPool in
@@ -70,10 +87,11 @@ struct RefreshRotationStoreTests {
         try await pool.transaction { connection in
             try connection.query("INSERT INTO users (id, email) VALUES ($1, 'a@example.com')", [user])
             try connection.query("""
-                INSERT INTO sessions (id, user_id, client_id, scope, auth_time, created_at, last_used_at, expires_at, revoked_at)
-                VALUES ($1, $2, $3, $4, $5, $5, $5, $6, $7)
+                INSERT INTO sessions (id, user_id, client_id, scope, auth_time, created_at, last_used_at, expires_at, revoked_at, dpop_jkt)
+                VALUES ($1, $2, $3, $4, $5, $5, $5, $6, $7, $8)
                 """, [session, user, stored.clientID, stored.scope, now.addingTimeInterval(-600),
-                      now.addingTimeInterval(stored.sessionExpiresIn), stored.revoked ? now.addingTimeInterval(-60) : nil])
+                      now.addingTimeInterval(stored.sessionExpiresIn), stored.revoked ? now.addingTimeInterval(-60) : nil,
+                      stored.dpopJKT])
             try connection.query("""
                 INSERT INTO refresh_tokens (token_hash, session_id, generation, created_at, expires_at, spent_at, successor_hash)
                 VALUES ($1, $2, 0, $3, $4, $5, $6)
@@ -92,8 +110,9 @@ struct RefreshRotationStoreTests {
         let successor = (0..<32).map { _ in UInt8.random(in: 0...255) }
         let record = try #require(try await RefreshRotationStore(pool: pool).rotate(
             tokenHash: hash, successorHash: successor, clientID: testCase.clientID, requestedScopes: testCase.scopes,
-            now: Self.now, successorExpiresAt: Self.now.addingTimeInterval(3_600)))
+            now: Self.now, successorExpiresAt: Self.now.addingTimeInterval(3_600), dpopThumbprint: testCase.dpopThumbprint))
         #expect(record.verdict == testCase.expected)
+        #expect(record.dpopThumbprint == testCase.stored.dpopJKT)
         let successors = try await pool.query("SELECT count(*) AS count FROM refresh_tokens WHERE token_hash = $1", [successor])
             .single!.decode(Int.self, column: "count")
         let after = try await pool.query("SELECT spent_at, successor_hash FROM refresh_tokens WHERE token_hash = $1", [hash]).single
