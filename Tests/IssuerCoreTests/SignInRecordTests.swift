@@ -28,13 +28,14 @@ struct SignInRecordTests {
         #expect(parameters[7] as? String == "Ada" && parameters[13] as? Date == now && parameters[14] as? Date == now + 7200)
     }
 
-    @Test("an authorization code: 25 parameters with the code's binding and the spent state, and a stored name is kept")
+    @Test("an authorization code: 26 parameters (the last its DPoP key) with the code's binding and the spent state, and a stored name is kept")
     func authorizationCode() throws {
         let record = record(.authorizationCode(
             hash: [2], expiresAt: now + 60, redirectURI: "https://app.example/cb", codeChallenge: "challenge", stateHash: [3],
-            stateExpiresAt: now + 600))
+            stateExpiresAt: now + 600, dpopJKT: "jkt-2"))
         let parameters = SignInStore.parameters(record)
-        #expect(parameters.count == 25)
+        #expect(parameters.count == 26)
+        #expect(parameters[25] as? String == "jkt-2")
         #expect(parameters[17] as? Bool == false)
         #expect(parameters[18] as? String == nil, "the hosted flow's session is bound, if at all, when its code is redeemed")
         #expect(parameters[19] as? [UInt8] == [2] && parameters[20] as? Date == now + 60)

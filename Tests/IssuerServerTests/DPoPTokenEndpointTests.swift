@@ -200,6 +200,50 @@ struct DPoPTokenEndpointTests {
         }
     }
 
+    /// The hosted flow with `dpop_jkt` on the authorization request; answers the code.
+    private func boundCode(_ client: some TestClientProtocol, _ fixture: IssuerTestFixture, jkt: String) async throws -> String {
+        let authorize = try await client.get(HostedFlow.authorizeQuery(["dpop_jkt": jkt]))
+        let apple = HostedFlow.query(authorize.headers[.location])
+        let idToken = try fixture.apple.identityToken(
+            subject: "001.hosted.\(UUID().uuidString.prefix(6))", audience: HostedFlow.servicesID,
+            overrides: ["nonce": try #require(apple["nonce"])])
+        let back = try await HostedFlow.callback(client, [("state", try #require(apple["state"])), ("id_token", idToken)])
+        return try #require(HostedFlow.query(back.headers[.location])["code"])
+    }
+
+    private func redeem(_ client: some TestClientProtocol, code: String, proof: String?) async throws -> TestResponse {
+        try await DPoPClient.postForm(client, "/oauth2/token", [
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", HostedFlow.redirectURI),
+            ("client_id", "clanboards-mobile"), ("code_verifier", HostedFlow.verifier),
+        ], proof: proof)
+    }
+
+    @Test("dpop_jkt on the authorization request binds the code: redeemed only with a proof from that key (RFC 9449 §10)")
+    func codeBoundByDPoPJKT() async throws {
+        try await HostedFlow.withFixture { fixture in
+            try await fixture.test { client in
+                let key = DPoPKey()
+                let code = try await boundCode(client, fixture, jkt: key.thumbprint)
+                let answer = try await redeem(client, code: code, proof: try DPoPClient.proof(key, fixture))
+                #expect(answer.status == .ok)
+                #expect(answer.json["token_type"] as? String == "DPoP")
+                #expect(DPoPClient.confirmedKey(answer.json["access_token"]) == key.thumbprint)
+
+                for proof in [nil, try DPoPClient.proof(DPoPKey(), fixture)] {
+                    let stolen = try await boundCode(client, fixture, jkt: key.thumbprint)
+                    let refused = try await redeem(client, code: stolen, proof: proof)
+                    #expect(refused.status == .badRequest)
+                    #expect(refused.json["error"] as? String == "invalid_grant")
+                    let later = try await redeem(client, code: stolen, proof: try DPoPClient.proof(key, fixture))
+                    #expect(later.json["error"] as? String == "invalid_grant", "a misused code is spent, as for a wrong verifier")
+                }
+
+                let malformed = try await client.get(HostedFlow.authorizeQuery(["dpop_jkt": "not-a-thumbprint"]))
+                #expect(HostedFlow.query(malformed.headers[.location])["error"] == "invalid_request")
+            }
+        }
+    }
+
     @Test("an authorization code redeemed with a proof binds its session")
     func codeRedemptionBinds() async throws {
         try await HostedFlow.withFixture { fixture in

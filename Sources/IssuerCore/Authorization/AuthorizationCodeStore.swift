@@ -36,6 +36,7 @@ public struct AuthorizationCodeStore: Sendable {
             UPDATE authorization_codes SET redeemed_at = $5
             WHERE code_hash = $1 AND redeemed_at IS NULL AND expires_at > $5
               AND client_id = $2 AND redirect_uri = $3 AND code_challenge = $4
+              AND (dpop_jkt IS NULL OR dpop_jkt = $8::text)
             RETURNING session_id
         ), session AS (
             UPDATE sessions s SET last_used_at = $5, dpop_jkt = $8::text
@@ -66,7 +67,8 @@ public struct AuthorizationCodeStore: Sendable {
         """
 
     /// Consumes the code and stores `refreshToken` for its session; nil when the code is unknown,
-    /// spent, expired, another client's or redirect URI's, or the verifier does not match.
+    /// spent, expired, another client's or redirect URI's, the verifier does not match, or the
+    /// code is bound to a DPoP key (`dpop_jkt`) and the redemption carries no proof from it.
     /// - Parameter dpopThumbprint: the key of the redemption's verified DPoP proof: the session is
     ///   bound to it from then on (RFC 9449 §5, docs/reference.md, "DPoP"); nil leaves it unbound.
     public func redeem(

@@ -58,6 +58,11 @@ extension AuthorizationRequest {
         if let nonce, nonce.utf8.count > IdentityExchange.Request.maximumNonceLength || nonce.containsControlCharacters {
             return refuse(.invalidRequest, "The nonce must be at most 256 bytes without control characters.")
         }
+        // RFC 9449 §10: a JWK thumbprint is the base64url of a SHA-256 digest, as a PKCE challenge is.
+        let dpopJKT = parameters["dpop_jkt"]
+        if let dpopJKT, !PKCE.isValidChallenge(dpopJKT) {
+            return refuse(.invalidRequest, "dpop_jkt must be the base64url SHA-256 thumbprint of the DPoP key.")
+        }
         let scopes: [String]
         do {
             scopes = try ScopeRequest.resolve(parameters["scope"], for: client)
@@ -65,6 +70,7 @@ extension AuthorizationRequest {
             return refuse(.invalidScope, error.description)
         }
         return .valid(AuthorizationRequest(
-            clientID: clientID, redirectURI: redirectURI, scopes: scopes, state: state, codeChallenge: challenge, nonce: nonce))
+            clientID: clientID, redirectURI: redirectURI, scopes: scopes, state: state, codeChallenge: challenge, nonce: nonce,
+            dpopJKT: dpopJKT))
     }
 }

@@ -13,6 +13,9 @@ public struct AuthorizationRequest: Codable, Sendable, Equatable {
     public var codeChallenge: String
     /// `nonce` (OIDC Core §3.1.2.1): echoed in the ID token.
     public var nonce: String?
+    /// `dpop_jkt` (RFC 9449 §10): the thumbprint of the DPoP key the code is bound to; its
+    /// redemption needs a proof from that key (docs/reference.md, "DPoP").
+    public var dpopJKT: String?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "c"
@@ -21,15 +24,20 @@ public struct AuthorizationRequest: Codable, Sendable, Equatable {
         case state = "st"
         case codeChallenge = "cc"
         case nonce = "n"
+        case dpopJKT = "dj"
     }
 
     /// A request whose members were validated by `AuthorizationRequestValidator`.
-    public init(clientID: String, redirectURI: String, scopes: [String], state: String?, codeChallenge: String, nonce: String?) {
+    public init(
+        clientID: String, redirectURI: String, scopes: [String], state: String?, codeChallenge: String, nonce: String?,
+        dpopJKT: String? = nil
+    ) {
         self.clientID = clientID
         self.redirectURI = redirectURI
         self.scopes = scopes
         self.state = state
         self.codeChallenge = codeChallenge
         self.nonce = nonce
+        self.dpopJKT = dpopJKT
     }
 }

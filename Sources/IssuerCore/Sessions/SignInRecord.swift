@@ -11,9 +11,10 @@ struct SignInRecord: Sendable {
         /// The hosted flow (docs/reference.md, "Hosted sign-in"): a one-time code (stored as its
         /// hash) bound to the client, its redirect URI and its PKCE challenge, and the sealed
         /// state spent, so a second use of it writes nothing. The refresh token is issued when
-        /// the code is redeemed.
+        /// the code is redeemed. `dpopJKT` binds the code to a DPoP key (docs/reference.md, "DPoP").
         case authorizationCode(
-            hash: [UInt8], expiresAt: Date, redirectURI: String, codeChallenge: String, stateHash: [UInt8], stateExpiresAt: Date)
+            hash: [UInt8], expiresAt: Date, redirectURI: String, codeChallenge: String, stateHash: [UInt8], stateExpiresAt: Date,
+            dpopJKT: String? = nil)
     }
 
     /// Who signed in, through which client, with which scopes.

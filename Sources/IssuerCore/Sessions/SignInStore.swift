@@ -83,11 +83,12 @@ public struct SignInStore: Sendable {
     /// The hosted flow's sign-in (docs/reference.md, "Hosted sign-in"): instead of a refresh token, a one-time code ($20
     /// hash, $21 expiry) bound to the client, its redirect URI ($22) and PKCE challenge ($23);
     /// the refresh token is issued when the code is redeemed. The sealed state is spent in the
-    /// same statement ($24 its hash, $25 its expiry): a second use violates the key, nothing is written.
+    /// same statement ($24 its hash, $25 its expiry): a second use violates the key, nothing is written. $26: the
+    /// DPoP key thumbprint the code is bound to, or NULL (docs/reference.md, "DPoP").
     private static let codeStatement = signInSteps + """
         , code AS (
-            INSERT INTO authorization_codes (code_hash, session_id, client_id, redirect_uri, code_challenge, created_at, expires_at)
-            SELECT $20, id, $11, $22, $23, $14, $21 FROM session
+            INSERT INTO authorization_codes (code_hash, session_id, client_id, redirect_uri, code_challenge, created_at, expires_at, dpop_jkt)
+            SELECT $20, id, $11, $22, $23, $14, $21, $26::text FROM session
             RETURNING session_id
         ), spent AS (
             INSERT INTO spent_authorization_states (state_hash, expires_at) VALUES ($24, $25)
@@ -114,7 +115,8 @@ public struct SignInStore: Sendable {
             let signIn = try await record(request) { now, _ in
                 .authorizationCode(
                     hash: code.hash, expiresAt: now.addingTimeInterval(codeLifetime.timeInterval), redirectURI: authorization.redirectURI,
-                    codeChallenge: authorization.codeChallenge, stateHash: stateHash, stateExpiresAt: stateExpiresAt)
+                    codeChallenge: authorization.codeChallenge, stateHash: stateHash, stateExpiresAt: stateExpiresAt,
+                    dpopJKT: authorization.dpopJKT)
             }
             return (signIn, code)
         } catch let error as PostgresError where error.sqlState == .uniqueViolation && "\(error)".contains("spent_authorization_states") {
@@ -197,8 +199,8 @@ public struct SignInStore: Sendable {
         switch record.yields {
         case .refreshToken(let hash, let expiresAt):
             return steps + [hash, expiresAt]                                                             // $20, $21
-        case .authorizationCode(let hash, let expiresAt, let redirectURI, let codeChallenge, let stateHash, let stateExpiresAt):
-            return steps + [hash, expiresAt, redirectURI, codeChallenge, stateHash, stateExpiresAt]      // $20 to $25
+        case .authorizationCode(let hash, let expiresAt, let redirectURI, let codeChallenge, let stateHash, let stateExpiresAt, let dpopJKT):
+            return steps + [hash, expiresAt, redirectURI, codeChallenge, stateHash, stateExpiresAt, dpopJKT] // $20 to $26
         }
     }
 
