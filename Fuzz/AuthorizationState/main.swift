@@ -31,7 +31,7 @@ let selfCheck: Void = {
         request: AuthorizationRequest(
             clientID: "app", redirectURI: "https://rp.example/cb", scopes: ["openid"], state: "s",
             codeChallenge: String(repeating: "A", count: 43), nonce: nil),
-        now: now)
+        provider: "apple", now: now)
     precondition((try? sealer.open(sealRaw(try! JSONEncoder().encode(state)))) == state, "the harness no longer seals as the sealer does")
 }()
 
