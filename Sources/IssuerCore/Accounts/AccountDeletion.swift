@@ -65,7 +65,7 @@ public struct AccountDeletion: Sendable {
         guard let claimed = try await store.delete(userID: userID, sessionID: sessionID, reason: reason, now: now) else { return nil }
         events.accountDeleted(reason: reason.rawValue)
         logger.notice("account deleted", metadata: [
-            "user": "\(userID.uuidString.lowercased())", "reason": "\(reason.rawValue)", "apple_revocations": "\(claimed.count)",
+            "user": .identifier(userID), "reason": "\(reason.rawValue)", "apple_revocations": "\(claimed.count)",
         ])
         guard !claimed.isEmpty else { return Outcome(userID: userID, queuedRevocations: 0, settledRevocations: 0) }
         await revocations.attempt(claimed, timeout: immediateTimeout, logger: logger)

@@ -108,7 +108,7 @@ public struct GoogleRISC: Sendable {
             ]
             if let reason = result.event.reason { metadata["reason"] = "\(reason.escapingControlCharacters)" }
             if let state = result.event.state { metadata["state"] = "\(state)" }
-            if let deleted = result.deleted { metadata["deleted"] = "\(deleted.uuidString.lowercased())" }
+            if let deleted = result.deleted { metadata["deleted"] = .identifier(deleted) }
             switch result.event.kind {
             case .accountDisabled, .credentialChangeRequired:
                 // Recorded for operators (`issuer users show`); worth a look whatever the reason.

@@ -88,7 +88,7 @@ public struct AppleRevocationQueue: Sendable {
             let outcome = await api?.revoke(refreshToken: refreshToken, clientID: clientID, timeout: timeout)
             events.appleRevocation(outcome: outcome == .revoked ? "revoked" : outcome == .alreadyInvalid ? "already_invalid" : "failed")
             logger.error("an Apple token no user holds could not be queued for revocation; sent once without a row", metadata: [
-                "user": "\(userID.uuidString.lowercased())", "client_id": "\(clientID)", "error": "\(error)",
+                "user": .identifier(userID), "client_id": "\(clientID)", "error": "\(error)",
                 "outcome": "\(outcome.map { "\($0)" } ?? "no Apple credentials")",
             ])
             return
@@ -128,7 +128,7 @@ public struct AppleRevocationQueue: Sendable {
             outcome = .failed("Apple developer credentials are not configured in this process")
         }
         let metadata: Logger.Metadata = [
-            "revocation": "\(item.id.uuidString.lowercased())", "user": "\(item.userID.uuidString.lowercased())",
+            "revocation": .identifier(item.id), "user": .identifier(item.userID),
             "client_id": "\(item.clientID)", "attempt": "\(item.attempts)",
         ]
         let now = clock.now

@@ -87,7 +87,7 @@ public struct AppleTokenCustody: Sendable {
             logger.debug("Apple authorization code not redeemed: no Apple developer credentials")
             return
         }
-        let metadata: Logger.Metadata = ["user": "\(userID.uuidString.lowercased())", "client_id": "\(clientID)"]
+        let metadata: Logger.Metadata = ["user": .identifier(userID), "client_id": "\(clientID)"]
         let received = clock.now
         let outcome = await api.redeem(code: authorizationCode, clientID: clientID, redirectURI: redirectURI, timeout: immediateTimeout)
         switch outcome {
@@ -128,7 +128,7 @@ public struct AppleTokenCustody: Sendable {
         for userID in try await store.dropExpired(now: clock.now) {
             events.appleRedemption(outcome: "expired")
             logger.warning("Apple authorization code expired before Apple redeemed it; no Apple token is held", metadata: [
-                "user": "\(userID.uuidString.lowercased())",
+                "user": .identifier(userID),
             ])
         }
         var tried = 0
@@ -137,7 +137,7 @@ public struct AppleTokenCustody: Sendable {
             guard let pending = try await store.claimNext(now: now, leaseEnd: now.addingTimeInterval(Self.lease)) else { break }
             tried += 1
             let metadata: Logger.Metadata = [
-                "user": "\(pending.userID.uuidString.lowercased())", "client_id": "\(pending.clientID)", "attempt": "\(pending.attempts)",
+                "user": .identifier(pending.userID), "client_id": "\(pending.clientID)", "attempt": "\(pending.attempts)",
             ]
             let outcome: AppleTokenAPI.Redemption
             do {
@@ -184,7 +184,7 @@ public struct AppleTokenCustody: Sendable {
             guard let held = try await store.claimNextHeld(now: now, leaseEnd: now.addingTimeInterval(Self.lease)) else { break }
             tried += 1
             let metadata: Logger.Metadata = [
-                "user": "\(held.userID.uuidString.lowercased())", "client_id": "\(held.clientID)", "attempt": "\(held.attempts)",
+                "user": .identifier(held.userID), "client_id": "\(held.clientID)", "attempt": "\(held.attempts)",
             ]
             let answer: HeldAnswer
             do {
