@@ -7,13 +7,13 @@ import Postgres
 /// What the admin commands share: configuration, a one-connection database, output. Failures
 /// are thrown as `CommandFailure`, whose status `Issuer.main()` exits with.
 enum AdminCommand {
-    /// Runs `body` against the configured database (an existing embedded cluster at most; see
-    /// `DatabaseTarget.Embedded.existingOnly`), closing it whichever way `body` ends.
+    /// Runs `body` against the configured database (an existing embedded cluster at most, and
+    /// none with `--env-file`; see `DatabaseTarget.Embedded`), closing it whichever way `body` ends.
     static func withDatabase(_ options: DatabaseOptions, _ body: (ConnectionPool, Configuration) async throws -> Void) async throws {
         let configuration = try ConfigurationLoader.load(overrides: options.overrides, environmentFile: options.environmentFile.path)
         var logger = Logger(label: "issuer")
         logger.logLevel = .warning
-        let database = try await DatabaseTarget.open(configuration, logger: logger, embedded: .existingOnly)
+        let database = try await DatabaseTarget.open(configuration, logger: logger, embedded: .admin(environmentFile: options.environmentFile.path))
         do {
             try await body(database.pool, configuration)
         } catch {

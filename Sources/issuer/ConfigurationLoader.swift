@@ -14,7 +14,18 @@ enum ConfigurationLoader {
     /// The environment, then the `environmentFile`'s values over it, then `overrides` (flags,
     /// keyed by variable) over both.
     static func load(overrides: [String: String], environmentFile: String? = nil) throws -> Configuration {
-        let environment = try environment(reading: environmentFile).merging(overrides) { _, flag in flag }
+        try load(environment: settings(overrides: overrides, environmentFile: environmentFile), overrides: overrides)
+    }
+
+    /// The variables a command's configuration is built from: the environment, the
+    /// `environmentFile`'s values over it, `overrides` over both.
+    static func settings(overrides: [String: String], environmentFile: String?) throws -> [String: String] {
+        try environment(reading: environmentFile).merging(overrides) { _, flag in flag }
+    }
+
+    /// `environment` (from ``settings(overrides:environmentFile:)``) validated; `overrides` are
+    /// the flags among it, warned about when they carry a secret.
+    static func load(environment: [String: String], overrides: [String: String] = [:]) throws -> Configuration {
         do {
             let configuration = try Configuration(environment: environment)
             CommandLineSecrets.warn(overrides)

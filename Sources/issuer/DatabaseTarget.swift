@@ -8,7 +8,7 @@ import Postgres
 /// and stopped by `shutdown()` if this process started it.
 struct DatabaseTarget {
     /// What to do with no `ISSUER_DATABASE_URL`.
-    enum Embedded {
+    enum Embedded: Equatable {
         /// `issuer serve`: create the cluster if there is none, so the server runs with no
         /// configuration at all.
         case createIfMissing
@@ -16,6 +16,15 @@ struct DatabaseTarget {
         /// created here would answer "no such user" about a user who exists in the database the
         /// operator meant, which is worse than refusing.
         case existingOnly
+        /// An admin command given `--env-file`: the file stands for the service's settings, so a
+        /// database it does not name is a gap in the file, never the cluster of the directory the
+        /// command happens to run in (docs/cli.md, "--env-file").
+        case refused(environmentFile: String)
+
+        /// The admin commands' policy: `.refused` with an environment file, else `.existingOnly`.
+        static func admin(environmentFile: String?) -> Embedded {
+            environmentFile.map { .refused(environmentFile: $0) } ?? .existingOnly
+        }
     }
 
     let pool: ConnectionPool
@@ -24,6 +33,9 @@ struct DatabaseTarget {
     static func open(_ configuration: Configuration, logger: Logger, embedded policy: Embedded) async throws -> DatabaseTarget {
         if let url = configuration.databaseURL {
             return DatabaseTarget(pool: ConnectionPool(conninfo: url.revealed, size: configuration.databasePoolSize, logger: logger), embedded: nil)
+        }
+        if case .refused(let environmentFile) = policy {
+            throw ConfigurationLoader.missingDatabase(in: environmentFile)
         }
         let embedded = EmbeddedPostgres(directory: embeddedDirectory, logger: logger)
         if policy == .existingOnly {

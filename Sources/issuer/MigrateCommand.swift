@@ -23,7 +23,7 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try ConfigurationLoader.load(settings)
         let logger = ConfigurationLoader.bootstrapLogging(configuration)
-        let database = try await DatabaseTarget.open(configuration, logger: logger, embedded: .existingOnly)
+        let database = try await DatabaseTarget.open(configuration, logger: logger, embedded: .admin(environmentFile: settings.environmentFile.path))
         do {
             let migrations = try IssuerMigrations.selected(directory: configuration.migrationsDirectory)
             let migrator = Migrator(pool: database.pool, logger: logger)

@@ -7,8 +7,9 @@ extension DoctorCommand {
     /// `database` (reachable, by the same connection `serve` would make) and `migrations` (none
     /// pending, none edited after it was applied). A database that does not answer within the
     /// pool's deadline (5 s) fails; pending migrations only warn, since `serve` applies them at
-    /// start unless it runs with `--no-migrate`.
-    static func databaseChecks(_ configuration: Configuration) async -> [DoctorCheck] {
+    /// start unless it runs with `--no-migrate`. With `environmentFile` (`--env-file`), the
+    /// database is the one the file names, never an embedded cluster (docs/cli.md, "--env-file").
+    static func databaseChecks(_ configuration: Configuration, environmentFile: String?) async -> [DoctorCheck] {
         var settings = configuration
         settings.databasePoolSize = 1
         var logger = Logger(label: "issuer")
@@ -16,7 +17,7 @@ extension DoctorCommand {
         let target = configuration.databaseURL == nil ? "the embedded cluster in \(DatabaseTarget.embeddedDirectory.path)" : "ISSUER_DATABASE_URL"
         let database: DatabaseTarget
         do {
-            database = try await DatabaseTarget.open(settings, logger: logger, embedded: .existingOnly)
+            database = try await DatabaseTarget.open(settings, logger: logger, embedded: .admin(environmentFile: environmentFile))
         } catch {
             return [.fail("database", CommandFailure(error).reason ?? "\(error)"), notChecked]
         }

@@ -4,8 +4,12 @@ import IssuerCore
 extension DoctorCommand {
     /// `key ring` (loads as `serve` would load it, with an active and a next key) and
     /// `key rotation` (the active key's age against `rotationInterval`, and when rotation is
-    /// due). The ring's rules are docs/operations.md's key rotation section.
-    static func keyRingChecks(_ configuration: Configuration, rotationInterval: Duration, now: Date) -> [DoctorCheck] {
+    /// due). The ring's rules are docs/operations.md's key rotation section. `unnamed`: why the
+    /// ring cannot be looked at (an `--env-file` that does not name it), which fails the check.
+    static func keyRingChecks(_ configuration: Configuration, unnamed: CommandFailure? = nil, rotationInterval: Duration, now: Date) -> [DoctorCheck] {
+        if let reason = unnamed?.reason {
+            return [.fail("key ring", reason), .warn("key rotation", "not checked: no valid ring")]
+        }
         let store = KeyRingStore(directory: configuration.keysDirectory)
         let ring: KeyRing
         do {

@@ -36,10 +36,13 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try ConfigurationLoader.load(settings)
+        let environmentFile = settings.environmentFile.path
+        let environment = try ConfigurationLoader.settings(overrides: settings.overrides, environmentFile: environmentFile)
+        let configuration = try ConfigurationLoader.load(environment: environment, overrides: settings.overrides)
         let now = Date()
-        var checks = await Self.databaseChecks(configuration)
-        checks += Self.keyRingChecks(configuration, rotationInterval: rotationInterval, now: now)
+        var checks = await Self.databaseChecks(configuration, environmentFile: environmentFile)
+        let unnamedRing = ConfigurationLoader.unnamedKeyRing(environmentFile: environmentFile, settings: environment)
+        checks += Self.keyRingChecks(configuration, unnamed: unnamedRing, rotationInterval: rotationInterval, now: now)
         checks.append(await Self.appleKeysCheck(configuration, timeout: .seconds(timeout)))
         checks += await Self.providerKeysChecks(configuration, timeout: .seconds(timeout))
         checks += Self.settingsChecks(configuration)

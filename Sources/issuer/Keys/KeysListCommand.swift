@@ -54,8 +54,16 @@ struct KeysListCommand: ParsableCommand {
 
     /// docs/cli.md, "Exit statuses": a ring with no keys is 3, not found, so a script tells "no
     /// ring here yet" from a ring it can use (the JSON document, with no keys, is printed first).
+    /// A directory that does not exist is not advised `keys init`: when ISSUER_KEYS_DIR names the
+    /// wrong place, a ring made there would be a second ring beside the service's.
     private static func refuseEmpty(_ ring: KeyRing, in store: KeyRingStore) throws {
         guard ring.isEmpty else { return }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: store.directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandFailure(
+                .notFound, "no key ring at \(store.directory.path): the directory does not exist; check ISSUER_KEYS_DIR (a new installation makes its ring there with `issuer keys init`)",
+                command: "keys list")
+        }
         throw CommandFailure(.notFound, "the key ring in \(store.directory.path) is empty: run `issuer keys init`", command: "keys list")
     }
 
