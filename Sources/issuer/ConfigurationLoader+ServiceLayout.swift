@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `--env-file` promises (docs/cli.md, "--env-file"): the file stands for the service's own
+/// What `--env-file` promises (docs/cli.md, "`--env-file FILE`"): the file stands for the service's own
 /// settings, so an admin command given it works on the service's database and key ring or stops
 /// saying which setting the file lacks. The defaults that fill a gap without a file (the embedded
 /// cluster under `.data/postgres`, the ring in `./keys`) are those of the directory the command

@@ -18,7 +18,7 @@ struct DatabaseTarget {
         case existingOnly
         /// An admin command given `--env-file`: the file stands for the service's settings, so a
         /// database it does not name is a gap in the file, never the cluster of the directory the
-        /// command happens to run in (docs/cli.md, "--env-file").
+        /// command happens to run in (docs/cli.md, "`--env-file FILE`").
         case refused(environmentFile: String)
 
         /// The admin commands' policy: `.refused` with an environment file, else `.existingOnly`.

@@ -8,7 +8,7 @@ extension DoctorCommand {
     /// pending, none edited after it was applied). A database that does not answer within the
     /// pool's deadline (5 s) fails; pending migrations only warn, since `serve` applies them at
     /// start unless it runs with `--no-migrate`. With `environmentFile` (`--env-file`), the
-    /// database is the one the file names, never an embedded cluster (docs/cli.md, "--env-file").
+    /// database is the one the file names, never an embedded cluster (docs/cli.md, "`--env-file FILE`").
     static func databaseChecks(_ configuration: Configuration, environmentFile: String?) async -> [DoctorCheck] {
         var settings = configuration
         settings.databasePoolSize = 1
