@@ -74,6 +74,11 @@ func buildRouters(
     // Outside the error shaping and the rate limit, so that their answers carry CORS too, and a
     // preflight is answered before either (docs/reference.md, "Browser clients").
     router.add(middleware: CrossOriginMiddleware(allowedOrigins: configuration.clients.allowedOrigins))
+    // docs/reference.md, "DPoP": with server nonces on, every answer of a token endpoint, its
+    // errors included, names the nonce for the next proof.
+    if let nonces = services.dpop.nonces {
+        router.add(middleware: DPoPNonceMiddleware(nonces: nonces))
+    }
     router.add(middleware: OAuthErrorMiddleware(table: table))
     if let limit = configuration.rateLimit {
         router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit: limit, clock: dependencies.clock)))

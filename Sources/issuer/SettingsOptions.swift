@@ -79,6 +79,9 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("refresh-reuse-grace"), help: ArgumentHelp("seconds a rotated refresh token is still honoured as a retry (default 10)", valueName: "ISSUER_REFRESH_REUSE_GRACE"))
     var refreshReuseGrace: String?
 
+    @Option(name: .customLong("dpop-nonce"), help: ArgumentHelp("require server nonces in DPoP proofs at the token endpoints: on or off (default off)", valueName: "ISSUER_DPOP_NONCE"))
+    var dpopNonce: String?
+
     @Option(name: .customLong("secret"), help: ArgumentHelp("base64 server secret of 32+ bytes; unset: generated once and kept in the database", valueName: "ISSUER_SECRET"))
     var secret: String?
 
@@ -148,6 +151,7 @@ struct SettingsOptions: ParsableArguments {
             ("ISSUER_REFRESH_TOKEN_TTL", refreshTokenTtl),
             ("ISSUER_SESSION_MAX_AGE", sessionMaxAge),
             ("ISSUER_REFRESH_REUSE_GRACE", refreshReuseGrace),
+            ("ISSUER_DPOP_NONCE", dpopNonce),
             ("ISSUER_SECRET", secret),
             ("ISSUER_SECRET_FILE", secretFile),
             ("ISSUER_MIGRATIONS_DIR", migrationsDir),

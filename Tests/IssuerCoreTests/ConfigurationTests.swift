@@ -90,6 +90,7 @@ struct ConfigurationTests {
         ("ISSUER_APPLE_JWKS_URL", "appleid.apple.com/auth/keys"),
         ("ISSUER_APPLE_AUTHORIZE_URL", "mailto:x@y"),
         ("ISSUER_APPLE_REQUIRE_NONCE", "maybe"),
+        ("ISSUER_DPOP_NONCE", "yes"),
         ("ISSUER_ACCESS_TOKEN_TTL", "1h"),
         ("ISSUER_ID_TOKEN_TTL", "-5"),
         ("ISSUER_REFRESH_TOKEN_TTL", "3.5"),
@@ -273,7 +274,7 @@ struct ConfigurationTests {
     @Test("every setting has a flag named after it")
     func flags() {
         let flags = ConfigurationSetting.all.map(\.flag)
-        #expect(ConfigurationSetting.all.count == 36)
+        #expect(ConfigurationSetting.all.count == 37)
         #expect(Set(flags).count == flags.count)
         #expect(ConfigurationSetting.named("ISSUER_DATABASE_POOL_SIZE")?.flag == "database-pool-size")
         #expect(ConfigurationSetting.named("ISSUER_PORT")?.flag == "port")

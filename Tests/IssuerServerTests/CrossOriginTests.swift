@@ -44,7 +44,7 @@ struct CrossOriginTests {
     static func expectActualCORS(_ response: TestResponse, origin: String, _ what: String) {
         #expect(response.headers[.accessControlAllowOrigin] == origin, "\(what)")
         #expect(response.headers[values: .accessControlAllowOrigin].count == 1, "\(what)")
-        #expect(response.headers[.accessControlExposeHeaders] == "WWW-Authenticate, Retry-After", "\(what)")
+        #expect(response.headers[.accessControlExposeHeaders] == "WWW-Authenticate, Retry-After, DPoP-Nonce", "\(what)")
         #expect(response.headers[.vary] == "Origin", "\(what)")
         #expect(response.headers[.accessControlAllowCredentials] == nil, "\(what): never credentials")
         #expect(response.headers[.accessControlAllowMethods] == nil, "\(what): methods only on a preflight")
@@ -145,7 +145,7 @@ struct CrossOriginTests {
                 #expect(limited.status == .tooManyRequests)
                 #expect(limited.headers[.retryAfter] != nil)
                 #expect(limited.headers[.accessControlAllowOrigin] == Self.listed)
-                #expect(limited.headers[.accessControlExposeHeaders] == "WWW-Authenticate, Retry-After")
+                #expect(limited.headers[.accessControlExposeHeaders] == "WWW-Authenticate, Retry-After, DPoP-Nonce")
                 #expect(limited.headers[.vary] == "Origin")
                 // A preflight is not a request the allowance counts, nor one it refuses.
                 let preflight = try await client.execute(uri: "/oauth2/revoke", method: .options, headers: [

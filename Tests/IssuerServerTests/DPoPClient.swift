@@ -16,9 +16,15 @@ enum DPoPClient {
         return (base.hasSuffix("/") ? String(base.dropLast()) : base) + path
     }
 
-    /// A proof by `key` for a POST to `path`, issued now on the fixture's clock.
-    static func proof(_ key: DPoPKey, _ fixture: IssuerTestFixture, _ path: String = "/oauth2/token", jti: String = UUID().uuidString) throws -> String {
-        try key.proof(url: url(fixture, path), issuedAt: fixture.clock.now, jti: jti)
+    static let nonceHeader = HTTPField.Name("DPoP-Nonce")!
+
+    /// A proof by `key` for a POST to `path`, issued now on the fixture's clock, carrying `nonce` if given.
+    static func proof(
+        _ key: DPoPKey, _ fixture: IssuerTestFixture, _ path: String = "/oauth2/token", jti: String = UUID().uuidString,
+        nonce: String? = nil
+    ) throws -> String {
+        try key.proof(
+            url: url(fixture, path), issuedAt: fixture.clock.now, jti: jti, extraClaims: nonce.map { #","nonce":""# + $0 + #"""# } ?? "")
     }
 
     /// POSTs a form with `proof` (if any) as the `DPoP` header.

@@ -32,6 +32,7 @@ extension Configuration {
             "ISSUER_REFRESH_TOKEN_TTL": String(refreshTokenTTL.wholeSeconds),
             "ISSUER_SESSION_MAX_AGE": String(sessionMaxAge.wholeSeconds),
             "ISSUER_REFRESH_REUSE_GRACE": String(refreshReuseGrace.wholeSeconds),
+            "ISSUER_DPOP_NONCE": dpopNonce ? "on" : "off",
             "ISSUER_SECRET": secret.map { _ in "set" },
             "ISSUER_CLIENTS_FILE": clients == .default ? nil : clients.clients.map(\.clientID).joined(separator: ", "),
             "ISSUER_PROVIDERS_FILE": providers.providers.isEmpty ? nil : providers.providers.map(\.id).joined(separator: ", "),

@@ -56,6 +56,8 @@ public struct Configuration: Sendable {
     public var sessionMaxAge: Duration
     /// ISSUER_REFRESH_REUSE_GRACE (whole seconds): how long a rotated refresh token is still honoured as a retry (docs/reference.md, "Refresh tokens and sessions").
     public var refreshReuseGrace: Duration
+    /// ISSUER_DPOP_NONCE (`on` or `off`): whether every token request's DPoP proof must carry a server nonce (docs/reference.md, "DPoP").
+    public var dpopNonce: Bool
     /// The decoded `ISSUER_SECRET`; nil: generated once and kept in the database.
     public var secret: Secret<[UInt8]>?
     /// Overrides the migrations built into the binary.
@@ -160,6 +162,11 @@ public struct Configuration: Sendable {
         refreshTokenTTL = .seconds(try reader.positiveInt("ISSUER_REFRESH_TOKEN_TTL", default: 2_592_000))
         sessionMaxAge = .seconds(try reader.positiveInt("ISSUER_SESSION_MAX_AGE", default: 7_776_000))
         refreshReuseGrace = .seconds(try reader.positiveInt("ISSUER_REFRESH_REUSE_GRACE", default: 10))
+        switch reader.string("ISSUER_DPOP_NONCE", default: "off").lowercased() {
+        case "on": dpopNonce = true
+        case "off": dpopNonce = false
+        default: throw reader.invalid("ISSUER_DPOP_NONCE", "must be on or off")
+        }
         if let text = reader.string("ISSUER_SECRET") {
             guard let bytes = Data(base64Encoded: text), bytes.count >= 32 else {
                 throw reader.invalid("ISSUER_SECRET", "must be base64 of at least 32 bytes (e.g. `openssl rand -base64 32`)")

@@ -59,6 +59,12 @@ extension ConfigurationSetting {
             Seconds during which a rotated refresh token is still answered with the same successor (a lost \
             response, retried). After it, presenting it revokes the session.
             """),
+        .init("ISSUER_DPOP_NONCE", .keysAndTokens, default: "off", """
+            `on`: every DPoP proof sent to the token endpoint or a native exchange must carry a server nonce \
+            (RFC 9449 §8); a proof without the current one is `400 use_dpop_nonce`, and every answer of those \
+            endpoints carries the next in `DPoP-Nonce`. Nonces are derived from `ISSUER_SECRET` and a 60-second \
+            clock step, so every process agrees without storing them.
+            """),
         .init("ISSUER_SECRET", .keysAndTokens, secret: true, """
             32 or more random bytes, base64 (`openssl rand -base64 32`). Seals the hosted flow's state, derives \
             refresh-token successors and encrypts Apple's tokens, one HKDF subkey each. Unset: one is generated \

@@ -4,26 +4,32 @@ import JOSE
 import Postgres
 
 /// What a token request's `DPoP` header is held to (RFC 9449 §4.3, docs/reference.md, "DPoP"):
-/// the proof's own checks, then the shared `jti` memory. Run before any grant looks at the
-/// request, so a failing proof changes nothing but, for a proof that passed every other check,
-/// the memory of its `jti`.
+/// the proof's own checks, the server's nonce where one is asked for, then the shared `jti`
+/// memory. Run before any grant looks at the request, so a failing proof changes nothing but,
+/// for a proof that passed every other check, the memory of its `jti`.
 public struct DPoPProofCheck: Sendable {
     private let verifier: DPoPProofVerifier
     private let replays: DPoPReplayStore
     private let clock: any WallClock
     private let grace: Duration
     private let base: String
+    /// With `ISSUER_DPOP_NONCE=on`, the server nonces token requests' proofs carry (the next one
+    /// goes out on every answer of the endpoints that issue tokens); nil when off.
+    public let nonces: DPoPNonces?
 
     /// - Parameters:
     ///   - grace: `ISSUER_REFRESH_REUSE_GRACE`: how long an identical resend of a refresh is the
     ///     retry after a lost answer rather than a replayed proof.
     ///   - issuerURL: `ISSUER_URL`, under which every `htu` is served.
-    public init(pool: ConnectionPool, clock: any WallClock, grace: Duration, issuerURL: String) {
+    ///   - nonces: with `ISSUER_DPOP_NONCE=on`, the server nonces every token request's proof
+    ///     must carry; nil when off.
+    public init(pool: ConnectionPool, clock: any WallClock, grace: Duration, issuerURL: String, nonces: DPoPNonces? = nil) {
         self.verifier = DPoPProofVerifier(clock: clock)
         self.replays = DPoPReplayStore(pool: pool)
         self.clock = clock
         self.grace = grace
         self.base = issuerURL.hasSuffix("/") ? String(issuerURL.dropLast()) : issuerURL
+        self.nonces = nonces
     }
 
     /// The verified proof among `headers` (every `DPoP` field of the request), or nil without one.
@@ -32,7 +38,9 @@ public struct DPoPProofCheck: Sendable {
     ///   - resendIsRetry: true for the refresh grant, whose identical resend within the grace is
     ///     the retry; any other reuse of a `jti` is refused.
     ///   - accessToken: at a resource, the token the proof accompanies: its `ath` must be the
-    ///     token's hash (RFC 9449 §4.3 check 12).
+    ///     token's hash (RFC 9449 §4.3 check 12). Without one the request asks for tokens, and
+    ///     its proof carries the server's nonce when nonces are on (`use_dpop_nonce` otherwise,
+    ///     before the `jti` is remembered, so the client's next proof is not a replay).
     public func check(
         _ headers: [String], method: String, path: String, resendIsRetry: Bool, accessToken: String? = nil
     ) async throws(OAuthError) -> DPoPProof? {
@@ -41,6 +49,9 @@ public struct DPoPProofCheck: Sendable {
         let proof = try verifier.verify(header, method: method, url: base + path)
         if let accessToken, proof.accessTokenHash != Base64URL.encode(Array(SHA256.hash(data: Data(accessToken.utf8)))) {
             throw .invalidDPoPProof("The DPoP proof's ath is not the hash of the access token.")
+        }
+        if accessToken == nil, let nonces, !nonces.accepts(proof.nonce) {
+            throw .useDPoPNonce("The DPoP proof must carry the nonce of the DPoP-Nonce header.")
         }
         let now = clock.now
         let fresh: Bool

@@ -5,8 +5,8 @@
 /// what it means (a unique violation on a code is `invalid_grant`; an unreachable database is
 /// `temporarily_unavailable`), and anything unexpected becomes `server_error` with a generic text.
 public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// RFC 6749 §5.2 and §4.1.2.1 error codes, RFC 6750 §3.1's `invalid_token`, RFC 9449 §7.1's
-    /// `invalid_dpop_proof` (docs/reference.md, "DPoP"), and the account
+    /// RFC 6749 §5.2 and §4.1.2.1 error codes, RFC 6750 §3.1's `invalid_token`, RFC 9449's
+    /// `invalid_dpop_proof` and `use_dpop_nonce` (docs/reference.md, "DPoP"), and the account
     /// conflicts of linked identities (docs/reference.md, "Linked identities"), all `409`.
     public enum Code: String, Sendable {
         case invalidRequest = "invalid_request"
@@ -21,6 +21,7 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case serverError = "server_error"
         case invalidToken = "invalid_token"
         case invalidDPoPProof = "invalid_dpop_proof"
+        case useDPoPNonce = "use_dpop_nonce"
         case identityInUse = "identity_in_use"
         case providerAlreadyLinked = "provider_already_linked"
         case lastIdentity = "last_identity"
@@ -93,6 +94,12 @@ public struct OAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// required, malformed, or fails a check (docs/reference.md, "DPoP").
     public static func invalidDPoPProof(_ description: String, debug: String? = nil) -> OAuthError {
         OAuthError(.invalidDPoPProof, description, debug: debug)
+    }
+
+    /// RFC 9449 §8 `use_dpop_nonce` (400): the proof lacks the server's current nonce; the answer
+    /// carries the one to use (`DPoP-Nonce`) and nothing else happened.
+    public static func useDPoPNonce(_ description: String) -> OAuthError {
+        OAuthError(.useDPoPNonce, description)
     }
 
     /// RFC 6749 §5.2 `invalid_scope` (400): a scope the client may not have or the grant never included.

@@ -22,9 +22,9 @@ struct CrossOriginMiddleware: RouterMiddleware {
 
     /// What browser clients send: a bearer token, a form or JSON body, and a DPoP proof (RFC 9449).
     static let allowedHeaders = "Authorization, Content-Type, DPoP"
-    /// What a browser client must be able to read: the RFC 6750 §3 challenge, and how long to
-    /// wait after a `429` (RFC 6585 §4).
-    static let exposedHeaders = "WWW-Authenticate, Retry-After"
+    /// What a browser client must be able to read: the RFC 6750 §3 challenge, how long to
+    /// wait after a `429` (RFC 6585 §4), and the nonce its next DPoP proof carries (RFC 9449 §8).
+    static let exposedHeaders = "WWW-Authenticate, Retry-After, DPoP-Nonce"
     /// How long a browser may reuse a preflight answer, in seconds.
     static let preflightMaxAge = "600"
 

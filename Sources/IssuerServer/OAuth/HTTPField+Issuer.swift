@@ -9,4 +9,7 @@ extension HTTPField.Name {
 
     /// RFC 9449 §4.1: the proof of possession a token request may carry (docs/reference.md, "DPoP").
     static let dpop = HTTPField.Name("DPoP")!
+
+    /// RFC 9449 §8.1: the nonce the next proof must carry (docs/reference.md, "DPoP").
+    static let dpopNonce = HTTPField.Name("DPoP-Nonce")!
 }

@@ -122,6 +122,15 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
+    /// docs/reference.md, "DPoP": the endpoints that answer tokens, whose proofs carry the
+    /// server's nonce with `ISSUER_DPOP_NONCE=on` and whose every answer names the next one.
+    var issuesTokens: Bool {
+        switch self {
+        case .appleExchange, .providerExchange, .token: true
+        default: false
+        }
+    }
+
     /// docs/reference.md, "DPoP": the endpoints that take our access tokens, where a DPoP-bound one
     /// must come as `Authorization: DPoP` with a proof (`DPoPResourceMiddleware`).
     var takesAccessTokens: Bool {
