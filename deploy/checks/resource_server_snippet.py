@@ -5,12 +5,15 @@ verifier accepts the access token, and refuses the ID token, another audience or
 forged signature and `alg: none`; that after a forced key rotation (the next key was already
 published) it verifies a token from the new key without refetching; and that after revocation
 the token still verifies offline while /userinfo refuses it, as the page says. On the way, it
-checks what deploy/ assumes of a live server's management port and metrics. Also checks that
-the page's Swift verifier is, character for character, the one the Swift test runs.
+checks what deploy/ assumes of a live server's management port and metrics. Then the page's DPoP
+block: a session bound by a real proof, the bound token accepted with its device's proof and
+refused replayed, with another key's, for another request or token. Also checks that the page's
+Swift verifier is, character for character, the one the Swift test runs.
 
 usage: resource_server_snippet.py ISSUER_BINARY
 """
 import base64
+import hashlib
 import json
 import os
 import re
@@ -32,10 +35,11 @@ PAGE = ROOT / "docs/resource-servers.md"
 SWIFT_TEST = ROOT / "Tests/IssuerServerTests/ResourceServerSnippetTests.swift"
 
 
-def snippet(language: str) -> str:
-    match = re.search(rf"<!-- tested-snippet: {language} -->\n```{language}\n(.*?)```\n", PAGE.read_text(), re.S)
+def snippet(name: str, language: str | None = None) -> str:
+    language = language or name
+    match = re.search(rf"<!-- tested-snippet: {name} -->\n```{language}\n(.*?)```\n", PAGE.read_text(), re.S)
     if not match:
-        raise SystemExit(f"{PAGE}: no tested {language} snippet")
+        raise SystemExit(f"{PAGE}: no tested {name} snippet")
     return match[1]
 
 
@@ -84,6 +88,67 @@ def refused(verifier, token: str, why: str) -> None:
 
 def b64(data: dict) -> str:
     return base64.urlsafe_b64encode(json.dumps(data).encode()).rstrip(b"=").decode()
+
+
+def dpop_proof(key, method: str, url: str, access_token: str | None = None, jti: str | None = None) -> str:
+    """A device's proof (RFC 9449 §4.2), built as an app would, with the `cryptography` EC key `key`."""
+    numbers = key.public_key().public_numbers()
+    jwk = {"kty": "EC", "crv": "P-256", "x": b64bytes(numbers.x.to_bytes(32, "big")), "y": b64bytes(numbers.y.to_bytes(32, "big"))}
+    claims = {"htm": method, "htu": url, "iat": int(time.time()), "jti": jti or os.urandom(12).hex()}
+    if access_token is not None:
+        claims["ath"] = b64bytes(hashlib.sha256(access_token.encode()).digest())
+    return jwt.encode(claims, key, algorithm="ES256", headers={"typ": "dpop+jwt", "jwk": jwk})
+
+
+def b64bytes(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def check_dpop_snippet(binary: Path, scratch: Path, env: dict, url: str, verifier) -> None:
+    """docs/resource-servers.md's DPoP block: a session bound by a real proof at the live issuer,
+    then the block's checks at a made-up API URL, each way a stolen or replayed token could come."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    namespace: dict = {}
+    exec(compile(snippet("python-dpop", "python"), f"{PAGE}:python-dpop", "exec"), namespace)
+    proofs = namespace["DPoPProofVerifier"]()
+    device, thief = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    id_token = subprocess.run([binary, "dev", "token", "--sub", "resource-server-dpop"], cwd=scratch, env=env,
+                              capture_output=True, text=True, check=True).stdout.strip()
+    request = urllib.request.Request(
+        f"{url}/auth/apple/exchange", data=json.dumps({"id_token": id_token}).encode(),
+        headers={"Content-Type": "application/json", "DPoP": dpop_proof(device, "POST", f"{url}/auth/apple/exchange")})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        tokens = json.load(answer)
+    assert tokens["token_type"] == "DPoP", tokens["token_type"]
+    token = tokens["access_token"]
+    claims = verifier.verify(token)
+    assert claims["cnf"]["jkt"] == namespace["jwk_thumbprint"](jwt.get_unverified_header(
+        dpop_proof(device, "GET", "https://api.example.com/things"))["jwk"]), claims["cnf"]
+
+    api = "https://api.example.com/things"
+    good = dpop_proof(device, "GET", api, token)
+    proofs.verify(claims, token, good, "GET", api)
+
+    def refused(proof: str, why: str, method: str = "GET", request_url: str = api, for_claims: dict | None = None) -> None:
+        try:
+            proofs.verify(for_claims if for_claims is not None else claims, token, proof, method, request_url)
+        except jwt.InvalidTokenError:
+            return
+        raise SystemExit(f"the DPoP verifier of {PAGE.name} accepted {why}")
+
+    refused(good, "a replayed proof")
+    refused(dpop_proof(thief, "GET", api, token), "another key's proof")
+    refused(dpop_proof(device, "GET", api, token), "a proof for another method", method="POST")
+    refused(dpop_proof(device, "GET", api, token), "a proof for another URL", request_url="https://api.example.com/other")
+    refused(dpop_proof(device, "GET", api, tokens["id_token"]), "a proof for another token")
+    refused(dpop_proof(device, "GET", api), "a proof without ath")
+    unbound = {key: value for key, value in claims.items() if key != "cnf"}
+    refused(dpop_proof(device, "GET", api, token), "a proof for a token without cnf", for_claims=unbound)
+    # The issuer's own resource endpoint agrees: the bound token as Bearer is refused there too.
+    assert userinfo(url, token) == 401, "/userinfo accepts a DPoP-bound token as Bearer"
+    print("resource servers: the DPoP verifier accepts a bound token with its device's proof and refuses a replay, "
+          "another key, another method, URL or token, no ath, no cnf; /userinfo refuses the bound token as Bearer")
 
 
 def check_management_port(url: str, ops: str) -> None:
@@ -175,6 +240,8 @@ def main() -> int:
         status, _ = post(f"{url}/oauth2/token", {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"], "client_id": "clanboards-mobile"})
         assert status == 400, status
         print("resource servers: after revocation the token still verifies offline, /userinfo answers 401, the refresh token is dead")
+
+        check_dpop_snippet(binary, scratch, base_env, url, verifier)
 
         check_management_port(url, ops)
         return 0
