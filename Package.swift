@@ -111,7 +111,7 @@ let package = Package(
         // benchmarks; development only, and nothing in IssuerCore or IssuerServer depends on it.
         .target(
             name: "DevSigner",
-            dependencies: ["JOSE"],
+            dependencies: ["JOSE", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

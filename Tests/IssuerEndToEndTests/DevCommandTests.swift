@@ -125,3 +125,81 @@ struct DevCommandTests {
         #expect(!help.output.contains("--host"), "no option to listen anywhere but loopback")
     }
 }
+
+/// docs/reference.md, "DPoP", without a device: `issuer dev token --curl --dpop` signs in bound to
+/// the dev device key, and `issuer dev dpop` makes the proofs of each later request.
+@Suite("issuer dev dpop, end to end")
+struct DevDPoPCommandTests {
+    @Test("a session bound to the dev device key: signed in with --dpop, refreshed and at /userinfo with dev dpop's proofs, refused without them")
+    func boundSession() async throws {
+        let database = try await TestCluster.freshDatabase()
+        let directory = try TestDirectories.created("dev-dpop")
+        defer { TestDirectories.remove(directory) }
+        let ports = TestPorts.distinct(2)
+        let (applePort, serverPort) = (ports[0], ports[1])
+        let base = "http://127.0.0.1:\(serverPort)"
+        let apple = try IssuerCommand.start(["dev", "apple", "--port", "\(applePort)"], in: directory)
+        defer { apple.kill() }
+        #expect(await TestHTTP.waitUntilOK(port: applePort, path: "/auth/keys"), "dev apple never answered: \(apple.output)")
+        #expect(try await IssuerCommand.run(["keys", "init", "--keys-dir", "keys"], in: directory).code == 0)
+        let server = try IssuerCommand.start(["serve", "--port", "\(serverPort)", "--url", base], in: directory, environment: [
+            "ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": "keys",
+            "ISSUER_APPLE_JWKS_URL": "http://127.0.0.1:\(applePort)/auth/keys", "ISSUER_APPLE_CLIENT_IDS": "dev.issuer.local",
+        ])
+        defer { server.kill() }
+        #expect(await TestHTTP.waitUntilOK(port: serverPort, path: "/readyz"), "serve never became ready: \(server.output)")
+
+        let curl = try await IssuerCommand.run(["dev", "token", "--curl", "--dpop", "--issuer-url", base], in: directory)
+        #expect(curl.code == 0, "\(curl.output)")
+        let proof = try #require(Self.quoted(after: "-H 'DPoP: ", in: curl.output), "\(curl.output)")
+        let body = try #require(Self.quoted(after: "-d '", in: curl.output), "\(curl.output)")
+        let signIn = try #require(await TestHTTP.request(
+            port: serverPort, path: "/auth/apple/exchange", method: .POST,
+            headers: [("Content-Type", "application/json"), ("DPoP", proof)], body: Data(body.utf8)))
+        #expect(signIn.status == 200, "\(signIn.body)")
+        let tokens = try #require(try JSONSerialization.jsonObject(with: Data(signIn.body.utf8)) as? [String: Any])
+        #expect(tokens["token_type"] as? String == "DPoP")
+        let thumbprint = try await IssuerCommand.run(["dev", "dpop", "--thumbprint"], in: directory)
+        #expect(Self.confirmedKey(tokens["access_token"]) == thumbprint.output.trimmingCharacters(in: .whitespacesAndNewlines))
+
+        // The refresh needs a proof of the key; dev dpop makes one.
+        let form = "grant_type=refresh_token&client_id=clanboards-mobile&refresh_token=\(try #require(tokens["refresh_token"] as? String))"
+        let formHeader = ("Content-Type", "application/x-www-form-urlencoded")
+        let bare = await TestHTTP.request(port: serverPort, path: "/oauth2/token", method: .POST, headers: [formHeader], body: Data(form.utf8))
+        #expect(bare?.status == 400)
+        let refreshProof = try await IssuerCommand.run(["dev", "dpop", "--url", base + "/oauth2/token"], in: directory)
+        let refreshed = try #require(await TestHTTP.request(
+            port: serverPort, path: "/oauth2/token", method: .POST,
+            headers: [formHeader, ("DPoP", refreshProof.output.trimmingCharacters(in: .whitespacesAndNewlines))], body: Data(form.utf8)))
+        #expect(refreshed.status == 200, "\(refreshed.body)")
+        let accessToken = try #require(
+            (try JSONSerialization.jsonObject(with: Data(refreshed.body.utf8)) as? [String: Any])?["access_token"] as? String)
+
+        let userinfoProof = try await IssuerCommand.run(
+            ["dev", "dpop", "--method", "GET", "--url", base + "/userinfo", "--access-token", accessToken], in: directory)
+        let userinfo = await TestHTTP.request(port: serverPort, path: "/userinfo", method: .GET, headers: [
+            ("Authorization", "DPoP " + accessToken), ("DPoP", userinfoProof.output.trimmingCharacters(in: .whitespacesAndNewlines)),
+        ])
+        #expect(userinfo?.status == 200, "\(userinfo?.body ?? "")")
+        let asBearer = await TestHTTP.request(port: serverPort, path: "/userinfo", method: .GET, headers: [("Authorization", "Bearer " + accessToken)])
+        #expect(asBearer?.status == 401)
+    }
+
+    /// The single-quoted shell word that starts right after `marker` (the dev token's curl line
+    /// quotes nothing that contains a quote).
+    static func quoted(after marker: String, in text: String) -> String? {
+        guard let start = text.range(of: marker) else { return nil }
+        return text[start.upperBound...].split(separator: "'", maxSplits: 1).first.map(String.init)
+    }
+
+    /// The `cnf.jkt` of a JWT's payload.
+    static func confirmedKey(_ token: Any?) -> String? {
+        guard let parts = (token as? String)?.split(separator: "."), parts.count == 3 else { return nil }
+        var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+        guard let data = Data(base64Encoded: payload),
+              let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return (claims["cnf"] as? [String: Any])?["jkt"] as? String
+    }
+}

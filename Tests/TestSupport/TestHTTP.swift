@@ -28,6 +28,25 @@ public enum TestHTTP {
         return await send(request)
     }
 
+    /// `method path` on 127.0.0.1:`port` with `headers` and an optional `body`: the status, the
+    /// answer's headers and its body, or nil if nothing answered.
+    public static func request(
+        port: Int, path: String, method: HTTPMethod, headers: [(String, String)], body: Data? = nil
+    ) async -> (status: Int, headers: HTTPHeaders, body: String)? {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = method
+        request.headers.add(contentsOf: headers)
+        request.headers.replaceOrAdd(name: "Connection", value: "close")
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        do {
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+            let answer = try await response.body.collect(upTo: 16 * 1024 * 1024)
+            return (Int(response.status.code), response.headers, String(buffer: answer))
+        } catch {
+            return nil
+        }
+    }
+
     /// Polls `GET path` every 100 ms, at most `attempts` times, until it answers 200 (a child
     /// process or listener starting up); answers whether it did.
     public static func waitUntilOK(port: Int, path: String, attempts: Int = 600) async -> Bool {

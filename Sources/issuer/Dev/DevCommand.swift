@@ -15,6 +15,6 @@ struct DevCommand: AsyncParsableCommand {
             a server trusts it only when started with ISSUER_APPLE_JWKS_URL pointing at `issuer dev apple` \
             and ISSUER_APPLE_CLIENT_IDS=dev.issuer.local, or with the providers file `issuer dev google` prints.
             """,
-        subcommands: [DevAppleCommand.self, DevGoogleCommand.self, DevTokenCommand.self]
+        subcommands: [DevAppleCommand.self, DevGoogleCommand.self, DevTokenCommand.self, DevDPoPCommand.self]
     )
 }

@@ -39,11 +39,15 @@ struct DevTokenCommand: ParsableCommand {
     @Option(help: "The issuer to send --curl's request to (default: ISSUER_URL, else http://127.0.0.1:8080).")
     var issuerURL: String?
 
+    @Flag(help: "With --curl: send a DPoP proof of the dev device key (`issuer dev dpop`), binding the session to it.")
+    var dpop = false
+
     func validate() throws {
         guard lifetime > 0 else { throw ValidationError("--lifetime must be positive") }
         // Both would fill the one claim; which wins would be a guess.
         guard nonce == nil || nonceClaim == nil else { throw ValidationError("--nonce and --nonce-claim cannot be used together") }
         guard ["apple", "google"].contains(provider) else { throw ValidationError("--provider must be apple or google") }
+        guard !dpop || curl else { throw ValidationError("--dpop needs --curl") }
     }
 
     func run() throws {
@@ -71,7 +75,8 @@ struct DevTokenCommand: ParsableCommand {
         var body = ["id_token": token]
         if let nonce { body["nonce"] = nonce }
         let json = String(decoding: try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]), as: UTF8.self)
-        return "curl -sS -X POST \(Self.shellQuoted(endpoint)) -H 'Content-Type: application/json' -d \(Self.shellQuoted(json))"
+        let proof = dpop ? " -H " + Self.shellQuoted("DPoP: " + (try DevDeviceKey.openOrExit().proof(method: "POST", url: endpoint))) : ""
+        return "curl -sS -X POST \(Self.shellQuoted(endpoint)) -H 'Content-Type: application/json'\(proof) -d \(Self.shellQuoted(json))"
     }
 
     /// Single-quoted for a POSIX shell: nothing inside is interpreted, and `'` becomes `'\''`.
