@@ -230,7 +230,8 @@ public final class Connection: @unchecked Sendable {
             if let field = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
                 let state = SQLState(rawValue: String(cString: field))
                 if state.isConnectionException || state == .adminShutdown { markBroken() }
-                throw PostgresError.server(sqlState: state, message: message)
+                let constraint = PQresultErrorField(result, Int32(UInt8(ascii: "n"))).map { String(cString: $0) }
+                throw PostgresError.server(sqlState: state, message: message, constraint: constraint)
             }
             throw failure(handle: handle, fallback: message)
         }

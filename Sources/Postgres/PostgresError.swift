@@ -5,8 +5,10 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible {
     /// The server cannot be reached, or the connection broke mid-call. Callers may retry later;
     /// the pool reconnects by itself.
     case unavailable(String)
-    /// The server answered with an error; `sqlState` is its SQLSTATE code.
-    case server(sqlState: SQLState, message: String)
+    /// The server answered with an error; `sqlState` is its SQLSTATE code, and `constraint` the
+    /// constraint it names, if any (a unique or foreign-key violation), so that callers decide by
+    /// name rather than by reading the message.
+    case server(sqlState: SQLState, message: String, constraint: String? = nil)
     /// A value in a row could not be decoded as the requested Swift type.
     case decoding(String)
     /// The pool was closed while the call waited or ran.
@@ -18,7 +20,13 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible {
 
     /// The SQLSTATE of a server error, if this is one.
     public var sqlState: SQLState? {
-        if case .server(let state, _) = self { return state }
+        if case .server(let state, _, _) = self { return state }
+        return nil
+    }
+
+    /// The constraint a server error names (PostgreSQL's `PG_DIAG_CONSTRAINT_NAME`), if any.
+    public var constraint: String? {
+        if case .server(_, _, let constraint) = self { return constraint }
         return nil
     }
 
@@ -27,7 +35,7 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible {
     public var isUnavailable: Bool {
         switch self {
         case .unavailable, .poolClosed: return true
-        case .server(let state, _):
+        case .server(let state, _, _):
             // A statement cancelled by the statement timeout (or an operator) means a database too
             // slow or too locked to answer now: an outage to retry, like no answer at all.
             return (state.isConnectionException && state != .protocolViolation) || state == .adminShutdown
@@ -46,7 +54,7 @@ public enum PostgresError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unavailable(let reason): return "database unavailable: \(reason)"
-        case .server(let state, let message): return "database error \(state.rawValue): \(message)"
+        case .server(let state, let message, _): return "database error \(state.rawValue): \(message)"
         case .decoding(let reason): return "cannot decode database value: \(reason)"
         case .poolClosed: return "database pool is closed"
         case .misconfigured(let reason): return "database refused the connection settings: \(reason)"

@@ -53,7 +53,7 @@ struct NonBlockingQueryTests {
                 try await pool.query(sql, [0])
                 Issue.record("division by zero answered")
             } catch let error as PostgresError {
-                guard case .server(let state, _) = error else { Issue.record("not a server error: \(error)"); return }
+                guard case .server(let state, _, _) = error else { Issue.record("not a server error: \(error)"); return }
                 #expect(state == SQLState(rawValue: "22012"))
             }
             #expect(try await pool.query(sql, [2]).single?.decode(Int.self, column: "quotient") == 5)

@@ -74,7 +74,7 @@ struct ValueCodingTests {
         }
     }
 
-    @Test("SQLSTATE: a unique violation and a serialization failure are typed")
+    @Test("SQLSTATE: a unique violation (with its constraint's name) and a serialization failure are typed")
     func sqlStates() async throws {
         try await TestCluster.withFreshPool(size: 2) { pool in
             try await pool.query("CREATE TABLE uniques (value text UNIQUE)")
@@ -83,6 +83,9 @@ struct ValueCodingTests {
                 try await pool.query("INSERT INTO uniques VALUES ('a')")
             }
             #expect(unique?.sqlState == .uniqueViolation)
+            // Named, so that a store decides by the constraint and never by the message's text.
+            #expect(unique?.constraint == "uniques_value_key")
+            #expect(PostgresError.unavailable("x").constraint == nil)
 
             // A real serialization failure: two serializable transactions that each read what the
             // other writes.

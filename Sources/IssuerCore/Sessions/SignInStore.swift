@@ -119,7 +119,7 @@ public struct SignInStore: Sendable {
                     dpopJKT: authorization.dpopJKT)
             }
             return (signIn, code)
-        } catch let error as PostgresError where error.sqlState == .uniqueViolation && "\(error)".contains("spent_authorization_states") {
+        } catch let error as PostgresError where error.sqlState == .uniqueViolation && error.constraint == "spent_authorization_states_pkey" {
             throw StateAlreadySpent()
         }
     }
