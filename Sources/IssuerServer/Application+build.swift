@@ -106,10 +106,13 @@ func buildRouters(
     jwks.register(on: routes)
     AppleExchangeEndpoint(exchange: services.exchanges.apple, dpop: services.dpop, metrics: dependencies.metrics).register(on: routes)
     ProviderExchangeEndpoint(exchanges: services.exchanges, dpop: services.dpop, metrics: dependencies.metrics).register(on: routes)
-    AuthorizationEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
-    AppleCallbackEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
-    ProviderCallbackEndpoint(hostedSignIn: services.hostedSignIn).register(on: routes)
-    LogoutEndpoint(endSession: services.endSession).register(on: routes)
+    // docs/reference.md, "The pages people see": one renderer for every page, its logos served by the issuer itself.
+    let pages = PageRenderer(pages: configuration.pages, displayName: configuration.displayName, pathPrefix: table.prefix)
+    AuthorizationEndpoint(hostedSignIn: services.hostedSignIn, pages: pages).register(on: routes)
+    AppleCallbackEndpoint(hostedSignIn: services.hostedSignIn, pages: pages).register(on: routes)
+    ProviderCallbackEndpoint(hostedSignIn: services.hostedSignIn, pages: pages).register(on: routes)
+    LogoutEndpoint(endSession: services.endSession, pages: pages).register(on: routes)
+    PageAssetEndpoint(images: configuration.pages.images.values).register(on: routes)
     TokenEndpoint(
         exchanges: services.exchanges, refresh: services.refresh, authorizationCode: services.authorizationCode,
         dpop: services.dpop, metrics: dependencies.metrics

@@ -94,7 +94,8 @@ struct IssuerServices: Sendable {
             if let clientID = settings.clientID, let secret = settings.clientSecret {
                 hostedProviders.append(HostedProvider(
                     name: settings.id, clientID: clientID, clientSecret: secret, scopes: settings.scopes,
-                    callbackURL: base + "/auth/\(settings.id)/callback", endpoints: endpoints, verifier: providerVerifier))
+                    callbackURL: base + "/auth/\(settings.id)/callback", endpoints: endpoints, verifier: providerVerifier,
+                    kind: settings.kind))
             }
         }
         exchanges = ProviderExchanges(apple: appleExchange, others: providerExchanges)

@@ -115,6 +115,12 @@ struct SettingsOptions: ParsableArguments {
     @Option(name: .customLong("apple-migration-url"), help: ArgumentHelp("Apple's usermigrationinfo endpoint, for a team transfer (default https://appleid.apple.com/auth/usermigrationinfo)", valueName: "ISSUER_APPLE_MIGRATION_URL"))
     var appleMigrationUrl: String?
 
+    @Option(name: .customLong("display-name"), help: ArgumentHelp("the name the sign-in pages show for a client without client_name (default: none)", valueName: "ISSUER_DISPLAY_NAME"))
+    var displayName: String?
+
+    @Option(name: .customLong("pages-dir"), help: ArgumentHelp("directory of theme.json, messages/<language>.json and logos for the sign-in pages (default: the built-in look)", valueName: "ISSUER_PAGES_DIR"))
+    var pagesDir: String?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info)", valueName: "ISSUER_LOG_LEVEL"))
     var logLevel: String?
 
@@ -163,6 +169,8 @@ struct SettingsOptions: ParsableArguments {
             ("ISSUER_APPLE_TOKEN_URL", appleTokenUrl),
             ("ISSUER_APPLE_REVOKE_URL", appleRevokeUrl),
             ("ISSUER_APPLE_MIGRATION_URL", appleMigrationUrl),
+            ("ISSUER_DISPLAY_NAME", displayName),
+            ("ISSUER_PAGES_DIR", pagesDir),
             ("ISSUER_LOG_LEVEL", logLevel),
             ("ISSUER_LOG_FORMAT", logFormat),
         ]

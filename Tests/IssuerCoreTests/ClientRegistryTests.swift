@@ -87,7 +87,7 @@ struct ClientRegistryTests {
     /// A misspelt restriction must not silently widen what a client may do: `apple_audience` for
     /// `apple_audiences` would leave the client every Apple audience.
     @Test("an unknown member is refused at start, naming the client and the member", arguments: [
-        "apple_audience", "post_logout_redirect_uri", "allowed_orgins", "redirect_uri", "scope", "dpop_required", "logo",
+        "apple_audience", "post_logout_redirect_uri", "allowed_orgins", "redirect_uri", "scope", "dpop_required", "logo_uri",
     ])
     func unknownMember(member: String) {
         let json = #"""

@@ -274,7 +274,7 @@ struct ConfigurationTests {
     @Test("every setting has a flag named after it")
     func flags() {
         let flags = ConfigurationSetting.all.map(\.flag)
-        #expect(ConfigurationSetting.all.count == 37)
+        #expect(ConfigurationSetting.all.count == 39)
         #expect(Set(flags).count == flags.count)
         #expect(ConfigurationSetting.named("ISSUER_DATABASE_POOL_SIZE")?.flag == "database-pool-size")
         #expect(ConfigurationSetting.named("ISSUER_PORT")?.flag == "port")

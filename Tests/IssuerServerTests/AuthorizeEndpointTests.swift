@@ -41,7 +41,7 @@ struct AuthorizeEndpointTests {
                     #expect(response.status == .badRequest)
                     #expect(response.headers[.location] == nil, "never redirected to an untrusted URI")
                     #expect(response.headers[.contentType] == "text/html; charset=utf-8")
-                    #expect(response.headers[.contentSecurityPolicy] == "default-src 'none'")
+                    #expect(response.headers[.contentSecurityPolicy] == PagesTests.builtInPolicy)
                     #expect(response.headers[HTTPField.Name("X-Frame-Options")!] == "DENY")
                     #expect(response.headers[.cacheControl] == "no-store")
                 }

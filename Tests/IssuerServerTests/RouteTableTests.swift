@@ -17,11 +17,20 @@ struct RouteTableTests {
             "id": "google", "kind": "google", "native_audiences": ["web"], "client_id": "web", "client_secret": "s",
         ]])
         defer { TestDirectories.remove(providers) }
-        try await withIssuer(environment: ["ISSUER_URL": "http://127.0.0.1:8080/oidc", "ISSUER_PROVIDERS_FILE": providers.path]) { fixture in
+        // A logo, so that /assets/{asset} has something to serve.
+        let pages = try TestDirectories.created("pages")
+        defer { TestDirectories.remove(pages) }
+        try #"{"logo": "logo.svg"}"#.write(to: pages.appendingPathComponent("theme.json"), atomically: true, encoding: .utf8)
+        try #"<svg xmlns="http://www.w3.org/2000/svg"/>"#.write(to: pages.appendingPathComponent("logo.svg"), atomically: true, encoding: .utf8)
+        try await withIssuer(environment: [
+            "ISSUER_URL": "http://127.0.0.1:8080/oidc", "ISSUER_PROVIDERS_FILE": providers.path, "ISSUER_PAGES_DIR": pages.path,
+        ]) { fixture in
+            let asset = try #require(fixture.configuration.pages.logo).assetName
             try await fixture.test { client in
                 for route in Route.allCases {
-                    // A path parameter names a provider that is configured.
+                    // A path parameter names a provider that is configured, or a logo that is served.
                     let path = route.registeredPath(prefix: "/oidc").replacingOccurrences(of: "{provider}", with: "google")
+                        .replacingOccurrences(of: "{asset}", with: asset)
                     let response = try await client.executeRequest(
                         uri: path, method: route.methods[0], headers: [.contentType: "application/x-www-form-urlencoded"],
                         body: route.methods[0] == .post ? ByteBuffer(string: "") : nil)

@@ -5,7 +5,7 @@ extension AuthorizationRequest {
         case valid(AuthorizationRequest)
         /// The client or its redirect URI cannot be trusted: show a page, never redirect (RFC 6749
         /// §4.1.2.1, RFC 9700 §4.11: a redirect would make the issuer an open redirector).
-        case untrusted(String)
+        case untrusted(PageMessage)
         /// A later error: redirect to the (trusted) redirect URI with `error` and `state`.
         case redirect(redirectURI: String, error: OAuthError.Code, description: String, state: String?)
     }
@@ -21,13 +21,15 @@ extension AuthorizationRequest {
         _ parameters: [String: String], repeated: Set<String>, clients: ClientRegistry
     ) -> Verdict {
         for name in ["client_id", "redirect_uri"] where repeated.contains(name) {
-            return .untrusted("The \(name) parameter is repeated.")
+            return .untrusted(PageMessage(.parameterRepeated, ["parameter": name]))
         }
-        guard let clientID = parameters["client_id"] else { return .untrusted("The client_id parameter is required.") }
-        guard let client = clients.client(id: clientID) else { return .untrusted("The client_id is not registered.") }
-        guard let redirectURI = parameters["redirect_uri"] else { return .untrusted("The redirect_uri parameter is required.") }
+        guard let clientID = parameters["client_id"] else { return .untrusted(PageMessage(.parameterMissing, ["parameter": "client_id"])) }
+        guard let client = clients.client(id: clientID) else { return .untrusted(PageMessage(.clientUnknown)) }
+        guard let redirectURI = parameters["redirect_uri"] else {
+            return .untrusted(PageMessage(.parameterMissing, ["parameter": "redirect_uri"]))
+        }
         guard client.redirectURIs.contains(redirectURI) else {
-            return .untrusted("The redirect_uri is not registered for this client.")
+            return .untrusted(PageMessage(.redirectURIUnregistered))
         }
         let state = parameters["state"]
         func refuse(_ code: OAuthError.Code, _ description: String) -> Verdict {

@@ -12,8 +12,9 @@ public struct EndSession: Sendable {
     public enum Outcome: Sendable, Equatable {
         /// `302` to the client's registered post-logout redirect URI.
         case redirect(String)
-        /// A plain page: `200` "signed out", or `400` for a request that was refused.
-        case page(status: Int, message: String)
+        /// A page: `200` "signed out", `400` for a request that was refused, `503` when the
+        /// session could not be revoked; the message in the reader's language.
+        case page(status: Int, message: PageMessage)
     }
 
     /// The parameters, from the query or the form (RP-Initiated Logout §2).
@@ -56,7 +57,7 @@ public struct EndSession: Sendable {
         self.clock = clock
     }
 
-    static let signedOut = Outcome.page(status: 200, message: "You are signed out. You can close this window.")
+    static let signedOut = Outcome.page(status: 200, message: PageMessage(.signedOut))
 
     /// Checks, revokes, and answers where the browser goes.
     public func end(_ request: Request, logger: Logger) async -> Outcome {
@@ -64,19 +65,19 @@ public struct EndSession: Sendable {
         if let text = request.idTokenHint {
             guard let verified = verify(text) else {
                 logger.info("logout refused", metadata: ["reason": "invalid id_token_hint"])
-                return .page(status: 400, message: "The id_token_hint is not an ID token of this issuer.")
+                return .page(status: 400, message: PageMessage(.hintInvalid))
             }
             hint = verified
         }
         if let clientID = request.clientID, let hint, hint.aud != clientID {
-            return .page(status: 400, message: "The client_id does not match the id_token_hint.")
+            return .page(status: 400, message: PageMessage(.hintClientMismatch))
         }
         var redirect: String?
         if let uri = request.postLogoutRedirectURI {
             guard let client = (request.clientID ?? hint?.aud).flatMap(clients.client(id:)),
                   client.postLogoutRedirectURIs.contains(uri)
             else {
-                return .page(status: 400, message: "The post_logout_redirect_uri is not registered for this client.")
+                return .page(status: 400, message: PageMessage(.postLogoutURIUnregistered))
             }
             redirect = RedirectURI.adding([("state", request.state)], to: uri)
         }
@@ -86,7 +87,7 @@ public struct EndSession: Sendable {
                 logger.info("signed out", metadata: ["sid": "\(hint.sid)", "revoked": "\(revoked)"])
             } catch {
                 logger.warning("logout could not revoke the session", metadata: ["sid": "\(hint.sid)", "error": "\(error)"])
-                return .page(status: 503, message: "The sign-out could not be completed; try again shortly.")
+                return .page(status: 503, message: PageMessage(.signOutFailed))
             }
         }
         return redirect.map(Outcome.redirect) ?? Self.signedOut

@@ -7,6 +7,8 @@ import Foundation
 public struct HostedProvider: Sendable {
     /// The provider's `id`.
     public var name: String
+    /// What its defaults came from, which also chooses its button (`brand`).
+    public var kind: ProviderSettings.Kind
     /// The issuer's client at the provider.
     public var clientID: String
     public var clientSecret: Secret<String>
@@ -20,9 +22,10 @@ public struct HostedProvider: Sendable {
 
     public init(
         name: String, clientID: String, clientSecret: Secret<String>, scopes: [String], callbackURL: String,
-        endpoints: ProviderEndpoints, verifier: IdentityTokenVerifier
+        endpoints: ProviderEndpoints, verifier: IdentityTokenVerifier, kind: ProviderSettings.Kind = .oidc
     ) {
         self.name = name
+        self.kind = kind
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.scopes = scopes
@@ -31,8 +34,18 @@ public struct HostedProvider: Sendable {
         self.verifier = verifier
     }
 
-    /// What the chooser page calls it.
+    /// What the sign-in page calls it.
     public var displayName: String {
         name.prefix(1).uppercased() + name.dropFirst()
+    }
+
+    /// Its button on the sign-in page (docs/reference.md, "The pages people see"): Google's for
+    /// `google`, a neutral one for any other OpenID provider. A kind added later gets its own
+    /// here, where the compiler asks for it.
+    public var brand: ProviderBrand {
+        switch kind {
+        case .google: .google
+        case .oidc: .neutral
+        }
     }
 }

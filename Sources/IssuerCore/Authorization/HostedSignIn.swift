@@ -13,18 +13,21 @@ public struct HostedSignIn: Sendable {
     public enum Outcome: Sendable, Equatable {
         /// `302` to this URL: Apple, or the client's redirect URI.
         case redirect(String)
-        /// A plain page with this status and text: the redirect URI is not (or no longer) known,
+        /// A page with this status and message: the redirect URI is not (or no longer) known,
         /// so nothing may be redirected (RFC 6749 §4.1.2.1).
-        case page(status: Int, message: String)
-        /// A plain page with one link per provider, each carrying a state sealed for it (all of
-        /// them one single-use key).
-        case choose([Choice])
+        case page(status: Int, message: PageMessage)
+        /// The sign-in page of `client`: one button per provider, each carrying a state sealed
+        /// for it (all of them one single-use key).
+        case choose([Choice], client: OAuthClient)
     }
 
-    /// One button of the chooser page.
+    /// One button of the sign-in page.
     public struct Choice: Sendable, Equatable {
+        /// The provider's name as a person reads it ("Apple", "Corp").
         public var label: String
         public var url: String
+        /// Whose published button it wears.
+        public var brand: ProviderBrand
     }
 
     /// The Apple side of the flow (docs/reference.md, "Configuration").
@@ -84,8 +87,7 @@ public struct HostedSignIn: Sendable {
         self.custody = custody
     }
 
-    static let notConfigured = Outcome.page(
-        status: 503, message: "Sign-in on the web is not configured on this server (no ISSUER_APPLE_SERVICES_ID and no provider with a client secret).")
+    static let notConfigured = Outcome.page(status: 503, message: PageMessage(.notConfigured))
 
     /// The names of the providers the hosted flow can use, Apple first.
     private var available: [String] { (apple == nil ? [] : ["apple"]) + providers.map(\.name) }
@@ -120,11 +122,15 @@ public struct HostedSignIn: Sendable {
             }
             var choices: [Choice] = []
             for name in available {
-                if let url = await authorizationURL(state.sent(to: name)) {
-                    choices.append(Choice(label: name == "apple" ? "Apple" : providers.first { $0.name == name }?.displayName ?? name, url: url))
+                guard let url = await authorizationURL(state.sent(to: name)) else { continue }
+                if name == "apple" {
+                    choices.append(Choice(label: "Apple", url: url, brand: .apple))
+                } else if let provider = providers.first(where: { $0.name == name }) {
+                    choices.append(Choice(label: provider.displayName, url: url, brand: provider.brand))
                 }
             }
-            return .choose(choices)
+            guard let client = clients.client(id: request.clientID) else { return .page(status: 400, message: PageMessage(.clientUnknown)) }
+            return .choose(choices, client: client)
         }
     }
 
@@ -217,7 +223,7 @@ public struct HostedSignIn: Sendable {
         _ name: String, query: [String: String], userAgent: String?, clientIP: String?, logger: Logger
     ) async -> Outcome {
         guard let provider = providers.first(where: { $0.name == name }), let transport else {
-            return .page(status: 404, message: "No provider of that name signs people in here.")
+            return .page(status: 404, message: PageMessage(.providerUnknown))
         }
         let opened: (state: AuthorizationState, client: OAuthClient)
         switch open(query["state"], at: name, logger: logger) {
@@ -306,12 +312,12 @@ public struct HostedSignIn: Sendable {
             return .failure(OutcomeError(Self.invalidState))
         }
         guard let client = clients.client(id: state.request.clientID), client.redirectURIs.contains(state.request.redirectURI) else {
-            return .failure(OutcomeError(.page(status: 400, message: "The client of this sign-in is no longer registered.")))
+            return .failure(OutcomeError(.page(status: 400, message: PageMessage(.clientGone))))
         }
         return .success((state, client))
     }
 
-    static let invalidState = Outcome.page(status: 400, message: "This sign-in link is invalid or has expired. Start again from the app.")
+    static let invalidState = Outcome.page(status: 400, message: PageMessage(.stateInvalid))
 
     /// RFC 9207 §2.4: an `iss` in the provider's answer must be that provider's issuer, and one is
     /// required where its discovery says `authorization_response_iss_parameter_supported`, so an
@@ -324,12 +330,12 @@ public struct HostedSignIn: Sendable {
             "reason": iss == nil ? "no iss from a provider that sends one (RFC 9207)" : "iss is not the provider's (RFC 9207)",
             "provider": "\(provider.name)",
         ])
-        return .page(status: 400, message: "This sign-in response did not come from the provider it was sent to. Start again from the app.")
+        return .page(status: 400, message: PageMessage(.wrongIssuer))
     }
 
     /// docs/reference.md, "Hosted sign-in": a second callback with the same state is a plain 400
     /// page, whatever it carries (an `error` included), and no provider code is spent on it.
-    static let alreadyUsed = Outcome.page(status: 400, message: "This sign-in link was already used. Start again from the app.")
+    static let alreadyUsed = Outcome.page(status: 400, message: PageMessage(.stateUsed))
 
     /// Whether the state signed someone in already; asked first, so a replay is never redirected
     /// to the client. The sign-in statement still decides atomically (`StateAlreadySpent`).

@@ -77,6 +77,11 @@ public struct ClientRegistry: Sendable, Equatable {
                name.trimmingCharacters(in: .whitespaces).isEmpty || name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
                 throw Problem(description: "client '\(client.clientID)' has a client_name that is empty or holds a control character")
             }
+            // docs/reference.md, "The pages people see": a file of ISSUER_PAGES_DIR, which
+            // `Configuration` then reads; here only its name, which must stay inside that directory.
+            if let logo = client.logo, let problem = PageImage.nameProblem(logo) {
+                throw Problem(description: "client '\(client.clientID)' has the logo \(ConfigurationJSON.quoted(logo)), which \(problem)")
+            }
         }
         self.clients = clients
     }

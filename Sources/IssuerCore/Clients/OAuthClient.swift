@@ -22,9 +22,12 @@ public struct OAuthClient: Sendable, Equatable, Codable {
     /// false and each refresh then costs one signature instead of two (docs/reference.md,
     /// "Configuration").
     public var idTokenOnRefresh: Bool
-    /// The app's name as the operator writes it, for the sign-in pages (docs/reference.md,
-    /// "Configuration"); nil: none given. Read and checked now, shown by no page yet.
+    /// The app's name as the operator writes it (RFC 7591 §2 `client_name`), shown on its
+    /// sign-in page (docs/reference.md, "The pages people see"); nil: `ISSUER_DISPLAY_NAME`.
     public var clientName: String?
+    /// `logo`: an image file of `ISSUER_PAGES_DIR` shown above the app's name on its sign-in
+    /// page (docs/reference.md, "The pages people see"); nil: the theme's logo, if any.
+    public var logo: String?
     /// `dpop`: whether every token request of this client must carry a DPoP proof (RFC 9449;
     /// docs/reference.md, "DPoP"). `"optional"` (the default) or `"required"`.
     public var dpop: DPoPPolicy
@@ -46,6 +49,7 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         case allowedOrigins = "allowed_origins"
         case idTokenOnRefresh = "id_token_on_refresh"
         case clientName = "client_name"
+        case logo
         case dpop
 
         /// What a clients file may say; any other member is refused (docs/reference.md, "Configuration").
@@ -56,7 +60,7 @@ public struct OAuthClient: Sendable, Equatable, Codable {
     public init(
         clientID: String, redirectURIs: [String], postLogoutRedirectURIs: [String] = [], scopes: [String],
         appleAudiences: [String]? = nil, allowedOrigins: [String] = [], idTokenOnRefresh: Bool = true,
-        clientName: String? = nil, dpop: DPoPPolicy = .optional
+        clientName: String? = nil, logo: String? = nil, dpop: DPoPPolicy = .optional
     ) {
         self.clientID = clientID
         self.redirectURIs = redirectURIs
@@ -66,11 +70,12 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         self.allowedOrigins = allowedOrigins
         self.idTokenOnRefresh = idTokenOnRefresh
         self.clientName = clientName
+        self.logo = logo
         self.dpop = dpop
     }
 
     /// docs/reference.md, "Configuration": `post_logout_redirect_uris`, `apple_audiences`, `allowed_origins`,
-    /// `id_token_on_refresh`, `client_name` and `dpop` are optional; a member of the wrong type is an error, not
+    /// `id_token_on_refresh`, `client_name`, `logo` and `dpop` are optional; a member of the wrong type is an error, not
     /// ignored (and `ClientRegistry` refuses an unknown one before decoding).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -82,6 +87,7 @@ public struct OAuthClient: Sendable, Equatable, Codable {
         allowedOrigins = try container.decodeIfPresent([String].self, forKey: .allowedOrigins) ?? []
         idTokenOnRefresh = try container.decodeIfPresent(Bool.self, forKey: .idTokenOnRefresh) ?? true
         clientName = try container.decodeIfPresent(String.self, forKey: .clientName)
+        logo = try container.decodeIfPresent(String.self, forKey: .logo)
         dpop = try container.decodeIfPresent(DPoPPolicy.self, forKey: .dpop) ?? .optional
     }
 

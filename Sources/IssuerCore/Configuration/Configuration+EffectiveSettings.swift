@@ -49,6 +49,8 @@ extension Configuration {
             "ISSUER_APPLE_TEAM_ID": appleCredentials?.teamID,
             "ISSUER_APPLE_KEY_ID": appleCredentials?.keyID,
             "ISSUER_APPLE_PRIVATE_KEY_FILE": appleCredentials?.privateKeyFile.path,
+            "ISSUER_DISPLAY_NAME": displayName,
+            "ISSUER_PAGES_DIR": pages.directory?.path,
             "ISSUER_TRUSTED_PROXIES": trustedProxies.isEmpty ? nil : trustedProxies.map(\.description).joined(separator: ","),
             "ISSUER_RATE_LIMIT": rateLimit.map { limit in
                 let rate = limit.perSecond.rounded() == limit.perSecond ? String(Int(limit.perSecond)) : String(limit.perSecond)

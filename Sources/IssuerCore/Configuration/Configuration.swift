@@ -80,6 +80,12 @@ public struct Configuration: Sendable {
     public var logLevel: Logger.Level
     /// ISSUER_LOG_FORMAT: `text`, or `json` for one object per line.
     public var logFormat: LogFormat
+    /// ISSUER_DISPLAY_NAME: the name the pages people see show for a client without a
+    /// `client_name`; nil: none, only the page's heading (docs/reference.md, "The pages people see").
+    public var displayName: String?
+    /// ISSUER_PAGES_DIR, read: the pages' theme, wording and logos, the clients' included; the
+    /// built-in look without it (docs/reference.md, "The pages people see").
+    public var pages: PageSettings
 
     /// How log lines are written.
     public enum LogFormat: String, Sendable {
@@ -219,5 +225,7 @@ public struct Configuration: Sendable {
             throw reader.invalid("ISSUER_LOG_FORMAT", "must be text or json")
         }
         logFormat = format
+        displayName = try Self.displayName(reader)
+        pages = try Self.pages(reader, clients: clients)
     }
 }

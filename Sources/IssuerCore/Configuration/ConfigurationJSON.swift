@@ -85,6 +85,40 @@ enum ConfigurationJSON {
         return entries
     }
 
+    /// The member names of `data`, a file that is one JSON object (the pages' `theme.json` and
+    /// `messages/<language>.json`, docs/reference.md, "The pages people see"), read as strictly as
+    /// the arrays above: RFC 8259's grammar, a leading byte order mark aside, each name once, each
+    /// in `known` (nil: any name), no value `null`. `noun` names the file in messages.
+    static func objectMembers(in data: Data, of noun: String, known: Set<String>?) throws(Problem) -> [String] {
+        var bytes = Array(data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var scanner = Scanner(bytes: bytes, idMember: "")
+        let element: Scanner.Element
+        do throws(Scanner.Failure) {
+            element = try scanner.object()
+        } catch {
+            switch error {
+            case .notAnArray(let kind):
+                throw Problem(description: "must be one JSON object (\(noun)), not \(kind)")
+            case .syntax(let offset, let what):
+                let (line, column) = Self.lineAndColumn(of: offset, in: bytes)
+                throw Problem(description: "is not valid JSON: line \(line), column \(column): \(what)")
+            }
+        }
+        let names = element.memberNames ?? []
+        var seen = Set<String>()
+        if let twice = names.first(where: { !seen.insert($0).inserted }) {
+            throw Problem(description: "has the member \(Self.quoted(twice)) twice")
+        }
+        if let known, let unknown = names.first(where: { !known.contains($0) }) {
+            throw Problem(description: "has an unknown member \(Self.quoted(unknown))")
+        }
+        if let null = element.nullMembers.first {
+            throw Problem(description: "has \(Self.quoted(null)) null (leave the member out, or give it a value)")
+        }
+        return names
+    }
+
     /// A decoder's complaint about `entries`, naming the entry and the member.
     static func describe(_ error: any Error, in entries: [Entry]) -> String {
         let context: DecodingError.Context
@@ -179,6 +213,16 @@ enum ConfigurationJSON {
             skipWhitespace()
             guard index == bytes.count else { throw .syntax(index, "more after the array") }
             return elements
+        }
+
+        /// A document that is one object; anything else is `notAnArray` with what it is.
+        mutating func object() throws(Failure) -> Element {
+            skipWhitespace()
+            let element = try value(depth: 0)
+            skipWhitespace()
+            guard index == bytes.count else { throw .syntax(index, "more after the value") }
+            guard element.memberNames != nil else { throw .notAnArray(element.kind) }
+            return element
         }
 
         private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }

@@ -7,6 +7,7 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
     case clients
     case apple
     case providers
+    case pages
     case traffic
 
     public var title: String {
@@ -17,6 +18,7 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
         case .clients: "Clients"
         case .apple: "Sign in with Apple"
         case .providers: "Google and other OpenID providers"
+        case .pages: "The pages people see"
         case .traffic: "Traffic"
         }
     }
@@ -71,12 +73,13 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
             query or fragment. `id_token_on_refresh` (optional, default `true`): `false` leaves the ID token
             out of refresh answers (OIDC Core §12.2 allows it), for an app that keeps its sign-in's ID token;
             each refresh then costs one signature instead of two. `client_name` (optional, a non-empty
-            string) is kept for the sign-in pages, which do not show it yet. `dpop` (optional, `"optional"` or `"required"`,
+            string on one line) is the app's name on its sign-in page (RFC 7591 §2), and `logo` (optional)
+            an image file of `ISSUER_PAGES_DIR` shown above it (see "The pages people see" below). `dpop` (optional, `"optional"` or `"required"`,
             default `"optional"`): `"required"` refuses every token request of the client without a DPoP proof
             (`400 invalid_dpop_proof`; see reference.md, "DPoP"). `offline_access` is accepted from every client and changes
             nothing: every sign-in gets a refresh token. A member not named here is refused, never ignored: a
             misspelt restriction (`apple_audience`, `allowed_orgins`) would silently widen what the client may
-            do; `logo` is not known yet. A file that is unreadable, not strictly JSON (no trailing
+            do. A file that is unreadable, not strictly JSON (no trailing
             comma, no member twice, no `null` member), not an array of such objects, has an unknown member or
             a member of the wrong type, or breaks a rule above stops the server at start naming
             `ISSUER_CLIENTS_FILE`, the entry and the member.
@@ -139,6 +142,33 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
             `https://appleid.apple.com`, a provider that could sign nobody in, or a file that is not strictly
             JSON (no trailing comma, no field twice, no `null` field) stops the server at start naming
             `ISSUER_PROVIDERS_FILE`, the entry and the field.
+            """
+        case .pages:
+            """
+            ```
+            pages/
+              theme.json          {"logo": "logo.svg", "accent": "#0b57d0", "dark_accent": "#8ab4f8"}
+              logo.svg            the theme's logo, on every page
+              clanboards.png      a client's "logo": "clanboards.png", on its sign-in page
+              messages/
+                en.json           {"sign_in.prompt": "Pick an account to continue."}
+                es.json           a language of your own
+            ```
+
+            Every part is optional. `theme.json` is one flat JSON object: `logo` (a file of the directory) and
+            the colours `background`, `surface` (the card), `text`, `muted`, `accent` (the keyboard focus ring)
+            and `border`, each `#rrggbb` or `#rgb`, for light mode; the same names prefixed `dark_` for dark mode
+            (`prefers-color-scheme`). Each text colour must keep a WCAG 2.2 AA contrast of 4.5:1 on `surface`
+            and `accent` 3:1, in both modes. `messages/<language>.json` (`fr.json`, `pt-BR.json`) maps message
+            keys to sentences: a built-in language's keys are replaced one by one, a new language is added,
+            and a key it lacks falls back along its tag (`pt-br` to `pt`) and then to English; a sentence may
+            use only its key's placeholders (`{app}`, `{provider}`, `{parameter}`). The keys are listed in
+            reference.md, "The pages people see". Logos (`.png`, `.jpg`, `.webp` or `.svg`, at most 512 KiB,
+            their first bytes matching the extension) are read once at start and served by Issuer itself at
+            `/assets/<hash>.<ext>`. An unknown member or key, a colour that is not one, too little contrast,
+            a misnamed file under `messages/`, or a logo that is missing or not an image stops the server at
+            start naming `ISSUER_PAGES_DIR` (or `ISSUER_CLIENTS_FILE` for a client's logo). Changes are read
+            at the next start.
             """
         case .traffic:
             """

@@ -129,6 +129,17 @@ extension ConfigurationSetting {
             A JSON array of OpenID providers beside Apple (below): Google, or any provider with a discovery \
             document. Unset: Apple is the only provider.
             """),
+        // The pages people see
+        .init("ISSUER_DISPLAY_NAME", .pages, """
+            The name the sign-in, refusal and sign-out pages show above their heading when the client has no \
+            `client_name` (the issuer's own name, or the product's). At most 100 characters on one line. \
+            Unset: no name; the page's heading (*Sign in*, in the reader's language) stands alone.
+            """),
+        .init("ISSUER_PAGES_DIR", .pages, """
+            A directory that restyles and rewords the pages without a rebuild (below): `theme.json` (logo and \
+            colours), `messages/<language>.json` (wording, per language) and the logo files that the theme and \
+            the clients file's `logo` name. Unset: the built-in look, in English, French and German.
+            """),
         // Traffic
         .init("ISSUER_TRUSTED_PROXIES", .traffic, """
             Comma-separated CIDRs (`10.0.0.0/8, ::1/128`) whose `X-Forwarded-For` is believed. The client is the \

@@ -5,6 +5,7 @@ import IssuerCore
 /// web. Read the form → verify, sign in, store a code → redirect the client (or a page).
 struct AppleCallbackEndpoint {
     let hostedSignIn: HostedSignIn
+    let pages: PageRenderer
 
     func register(on routes: RouteRegistrar) {
         routes.add(.appleCallback) { request, context in
@@ -12,14 +13,14 @@ struct AppleCallbackEndpoint {
             do {
                 form = try await BrowserParameters.read(request, context: context)
             } catch {
-                return HTMLPage.page(status: 400, message: "The sign-in response is malformed.")
+                return pages.page(.signIn, status: 400, message: PageMessage(.responseMalformed), for: request)
             }
             guard form.repeated.isEmpty else {
-                return HTMLPage.page(status: 400, message: "The sign-in response is malformed.")
+                return pages.page(.signIn, status: 400, message: PageMessage(.responseMalformed), for: request)
             }
             return await hostedSignIn.callback(
                 form.values, userAgent: request.headers[.userAgent], clientIP: context.clientIP, logger: context.logger
-            ).response
+            ).response(pages, for: request)
         }
     }
 }

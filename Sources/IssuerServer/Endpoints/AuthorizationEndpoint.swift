@@ -6,6 +6,7 @@ import IssuerCore
 /// refusal), or a redirect to a provider or back to the client with an error.
 struct AuthorizationEndpoint {
     let hostedSignIn: HostedSignIn
+    let pages: PageRenderer
 
     func register(on routes: RouteRegistrar) {
         routes.add(.authorization) { request, context in
@@ -13,20 +14,21 @@ struct AuthorizationEndpoint {
             do {
                 parameters = try await BrowserParameters.read(request, context: context)
             } catch {
-                return HTMLPage.page(status: 400, message: "The sign-in request is malformed.")
+                return pages.page(.signIn, status: 400, message: PageMessage(.requestMalformed), for: request)
             }
-            return await hostedSignIn.authorize(parameters.values, repeated: parameters.repeated).response
+            return await hostedSignIn.authorize(parameters.values, repeated: parameters.repeated).response(pages, for: request)
         }
     }
 }
 
 extension HostedSignIn.Outcome {
-    /// A `302` or a plain page, both with the headers (docs/reference.md, "Hosted sign-in").
-    var response: Response {
+    /// A `302`, the sign-in page or a refusal, all with the pages' headers (docs/reference.md,
+    /// "Hosted sign-in" and "The pages people see").
+    func response(_ pages: PageRenderer, for request: Request) -> Response {
         switch self {
         case .redirect(let location): HTMLPage.redirect(to: location)
-        case .page(let status, let message): HTMLPage.page(status: status, message: message)
-        case .choose(let choices): HTMLPage.chooser(choices.map { ($0.label, $0.url) })
+        case .page(let status, let message): pages.page(.signIn, status: status, message: message, for: request)
+        case .choose(let choices, let client): pages.signIn(choices, client: client, for: request)
         }
     }
 }

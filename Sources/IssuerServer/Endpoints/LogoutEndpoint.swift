@@ -3,9 +3,10 @@ import IssuerCore
 
 /// docs/reference.md, "Sign-out", `GET`/`POST /oauth2/logout` (RP-Initiated Logout 1.0): the end-session endpoint
 /// an app opens in the system browser. Read the parameters → end the session → a redirect or a
-/// plain page.
+/// page (docs/reference.md, "The pages people see").
 struct LogoutEndpoint {
     let endSession: EndSession
+    let pages: PageRenderer
 
     func register(on routes: RouteRegistrar) {
         routes.add(.logout) { request, context in
@@ -13,10 +14,10 @@ struct LogoutEndpoint {
             do {
                 parameters = try await BrowserParameters.read(request, context: context)
             } catch {
-                return HTMLPage.page(status: 400, message: "The sign-out request is malformed.")
+                return pages.page(.signOut, status: 400, message: PageMessage(.signOutMalformed), for: request)
             }
             guard parameters.repeated.isEmpty else {
-                return HTMLPage.page(status: 400, message: "A sign-out parameter is repeated.")
+                return pages.page(.signOut, status: 400, message: PageMessage(.signOutParameterRepeated), for: request)
             }
             let outcome = await endSession.end(EndSession.Request(
                 idTokenHint: parameters["id_token_hint"], clientID: parameters["client_id"],
@@ -24,7 +25,7 @@ struct LogoutEndpoint {
                 logger: context.logger)
             switch outcome {
             case .redirect(let location): return HTMLPage.redirect(to: location)
-            case .page(let status, let message): return HTMLPage.page(status: status, message: message)
+            case .page(let status, let message): return pages.page(.signOut, status: status, message: message, for: request)
             }
         }
     }

@@ -6,6 +6,7 @@ import IssuerCore
 /// a code → redirect the client (or a page).
 struct ProviderCallbackEndpoint {
     let hostedSignIn: HostedSignIn
+    let pages: PageRenderer
 
     func register(on routes: RouteRegistrar) {
         routes.add(.providerCallback) { request, context in
@@ -13,15 +14,15 @@ struct ProviderCallbackEndpoint {
             do {
                 query = try await BrowserParameters.read(request, context: context)
             } catch {
-                return HTMLPage.page(status: 400, message: "The sign-in response is malformed.")
+                return pages.page(.signIn, status: 400, message: PageMessage(.responseMalformed), for: request)
             }
             guard query.repeated.isEmpty else {
-                return HTMLPage.page(status: 400, message: "The sign-in response is malformed.")
+                return pages.page(.signIn, status: 400, message: PageMessage(.responseMalformed), for: request)
             }
             return await hostedSignIn.providerCallback(
                 context.parameters.get("provider") ?? "", query: query.values, userAgent: request.headers[.userAgent],
                 clientIP: context.clientIP, logger: context.logger
-            ).response
+            ).response(pages, for: request)
         }
     }
 }

@@ -27,6 +27,7 @@ enum Route: String, CaseIterable, Sendable {
     case accountSession
     case appleNotifications
     case googleRISC
+    case pageAsset
 
     /// Where the route hangs: under the path of `ISSUER_URL`, at the server's root (docs/reference.md, "Operations"),
     /// or at RFC 8414 §3's `/.well-known/oauth-authorization-server` followed by that path.
@@ -67,6 +68,7 @@ enum Route: String, CaseIterable, Sendable {
         case .accountSession: "/account/sessions/{sid}"
         case .appleNotifications: "/auth/apple/notifications"
         case .googleRISC: "/auth/google/risc"
+        case .pageAsset: "/assets/{asset}"
         }
     }
 
@@ -95,7 +97,7 @@ enum Route: String, CaseIterable, Sendable {
         case .accountSessions: [.get, .delete]
         case .accountSession: [.delete]
         case .appleNotifications, .googleRISC: [.post]
-        case .jwks, .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: [.get]
+        case .jwks, .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics, .pageAsset: [.get]
         }
     }
 
@@ -106,7 +108,7 @@ enum Route: String, CaseIterable, Sendable {
         // own errors there (405, 413) and its 503 are RFC 6749 JSON like the others'.
         case .account, .accountSessions, .accountSession, .accountIdentities, .accountIdentity, .appleNotifications, .googleRISC: .oauth
         // The browser-facing endpoints answer HTML pages and redirects (docs/reference.md, "Hosted sign-in" and "Sign-out").
-        case .authorization, .appleCallback, .providerCallback, .logout: .plain
+        case .authorization, .appleCallback, .providerCallback, .logout, .pageAsset: .plain
         case .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: .plain
         }
     }

@@ -1,0 +1,41 @@
+extension MessageCatalogue {
+    /// English, the language every other one falls back to: it has every key. The buttons say
+    /// what Apple's and Google's guidelines let them say ("Sign in with Apple", "Sign in with
+    /// Google") and Facebook's ("Continue with Facebook").
+    static let english: [PageMessage.Key: String] = [
+        .signInHeading: "Sign in",
+        .signInPrompt: "Choose how you want to sign in.",
+        .signInPromptForApp: "Choose how you want to sign in to {app}.",
+        .signInWithApple: "Sign in with Apple",
+        .signInWithGoogle: "Sign in with Google",
+        .signInWithFacebook: "Continue with Facebook",
+        .signInWithProvider: "Continue with {provider}",
+        .signInRefusedTitle: "This sign-in cannot continue",
+        .signInRefusedAdvice: "Go back to the app and start signing in again.",
+        .signOutRefusedTitle: "This sign-out cannot continue",
+        .signOutRefusedAdvice: "Go back to the app and sign out from there again.",
+        .unavailableTitle: "Temporarily unavailable",
+        .unavailableAdvice: "Wait a moment, then try again from the app.",
+        .signedOutTitle: "You are signed out",
+        .signedOut: "You can close this window and go back to the app.",
+        .details: "Details: {details}",
+        .requestMalformed: "The sign-in request is malformed.",
+        .responseMalformed: "The sign-in response is malformed.",
+        .parameterRepeated: "The {parameter} parameter is repeated.",
+        .parameterMissing: "The {parameter} parameter is required.",
+        .clientUnknown: "The client_id is not registered.",
+        .redirectURIUnregistered: "The redirect_uri is not registered for this client.",
+        .notConfigured: "Sign-in on the web is not configured on this server (no ISSUER_APPLE_SERVICES_ID and no provider with a client secret).",
+        .providerUnknown: "No provider of that name signs people in here.",
+        .clientGone: "The client of this sign-in is no longer registered.",
+        .stateInvalid: "This sign-in link is invalid or has expired.",
+        .stateUsed: "This sign-in link was already used.",
+        .wrongIssuer: "This sign-in response did not come from the provider it was sent to.",
+        .signOutMalformed: "The sign-out request is malformed.",
+        .signOutParameterRepeated: "A sign-out parameter is repeated.",
+        .hintInvalid: "The id_token_hint is not an ID token of this issuer.",
+        .hintClientMismatch: "The client_id does not match the id_token_hint.",
+        .postLogoutURIUnregistered: "The post_logout_redirect_uri is not registered for this client.",
+        .signOutFailed: "The sign-out could not be completed.",
+    ]
+}
