@@ -10,39 +10,18 @@ import Logging
 /// skipped, not fatal. A failed fetch keeps its reason (`RemoteFetchFailure`, the discovery
 /// document's own when that is what failed) in the log line, the metric and the error.
 ///
-/// Nothing here is Apple-specific: another OpenID provider is another instance with its URL.
-public actor RemoteJWKSCache {
-    private struct Snapshot {
-        var keys: [String: JWSVerificationKey]
-        var fetchedAt: Date
-        var freshUntil: Date
-    }
-
+/// Nothing here is Apple-specific: another OpenID provider is another instance with its URL. The
+/// timing rules are `RemoteDocumentCache`'s, shared with the discovery document (`ProviderEndpoints`).
+public final class RemoteJWKSCache: Sendable {
     /// Where the set lives, as logs and errors name it.
-    public nonisolated let source: String
-    /// Where to fetch it: a configured URL, or one a provider's discovery document names.
-    private let locate: @Sendable () async throws -> URL
-    private let fetcher: any JWKSFetcher
-    private let policy: RemoteJWKSPolicy
-    private let clock: any WallClock
-    private let logger: Logger
-    /// Whose keys these are, in the events (`AccountEvents.keysFetched`).
-    private let name: String
-    private let events: any AccountEvents
-
-    private var snapshot: Snapshot?
-    private var lastFetchStarted: Date?
-    private var inFlight: Task<Snapshot, any Error>?
-    private var backoff = ColdFetchBackoff()
-    /// Why the last fetch failed, for the callers that a pause keeps from fetching again.
-    private var lastFailure: String?
-    /// Whether the latest fetch failed: then a `kid` missing from the cached set may be a key the
-    /// provider rotated in that we could not see, not a made-up one.
-    private var lastFetchFailed = false
+    public let source: String
+    private let documents: RemoteDocumentCache<Keys>
+    /// A JWK Set's usable keys by `kid`.
+    private typealias Keys = [String: JWSVerificationKey]
 
     /// - Parameters:
     ///   - name: whose keys these are, as `events` are told of every fetch (for metrics).
-    public init(
+    public convenience init(
         url: URL, fetcher: any JWKSFetcher, policy: RemoteJWKSPolicy = RemoteJWKSPolicy(), clock: any WallClock,
         logger: Logger = Logger(label: "issuer.jwks"), name: String = "", events: any AccountEvents = UncountedAccountEvents()
     ) {
@@ -59,80 +38,54 @@ public actor RemoteJWKSCache {
         name: String = "", events: any AccountEvents = UncountedAccountEvents()
     ) {
         self.source = source
-        self.locate = locate
-        self.fetcher = fetcher
-        self.policy = policy
-        self.clock = clock
-        self.logger = logger
-        self.name = name
-        self.events = events
+        documents = RemoteDocumentCache(policy: policy, clock: clock) {
+            try await Self.fetch(
+                source: source, locate: locate, fetcher: fetcher, logger: logger, name: name, events: events)
+        }
     }
 
     /// The verification key with this `kid` (RFC 7515 §4.1.4).
     public func key(kid: String?) async throws(RemoteJWKSError) -> JWSVerificationKey {
-        let now = clock.now
-        guard let current = snapshot else {
-            // Nothing cached: every caller waits on the one fetch in flight, whatever its age;
-            // after failures, a new one starts only once the pause is over.
-            guard inFlight != nil || backoff.allows(at: now) else {
-                throw .unavailable("keys at \(source) could not be fetched (\(lastFailure ?? "failed")); not tried again yet")
-            }
-            let fetched: Snapshot
-            do { fetched = try await refresh() } catch { throw .unavailable("\(RemoteFetchFailure(of: error).rawValue): \(error)") }
-            return try Self.lookup(kid, in: fetched)
+        let keys: Keys
+        do throws(RemoteDocumentCache<Keys>.Unavailable) {
+            // The provider may have rotated its keys: a kid not in a fresh set looks again, but no
+            // more than once per cooldown (`RemoteDocumentCache`).
+            keys = try await documents.document { keys in kid.map { keys[$0] != nil } ?? false }
+        } catch {
+            throw unavailable(error)
         }
-        let coolingDown = lastFetchStarted.map { now.timeIntervalSince($0) < policy.refetchCooldown.timeInterval } ?? false
-        if now < current.freshUntil {
-            if let kid, let key = current.keys[kid] { return key }
-            // The provider may have rotated its keys: look again, but not more than every 30 s,
-            // so a stream of tokens with made-up kids cannot turn us into a traffic amplifier.
-            // A look that fails is no verdict on the kid: that is unavailability, so nothing
-            // (Apple's token custody above all) treats a passing outage as a forged token.
-            if coolingDown {
-                guard !lastFetchFailed else {
-                    throw .unavailable("keys at \(source) could not be fetched (\(lastFailure ?? "failed")); the kid may be new")
-                }
-                throw .unknownKey
-            }
-            let fetched: Snapshot
-            do { fetched = try await refresh() } catch { throw .unavailable("\(RemoteFetchFailure(of: error).rawValue): \(error)") }
-            return try Self.lookup(kid, in: fetched)
-        }
-        // Stale: refresh, falling back to the stale keys while the provider is down.
-        if !coolingDown, let fetched = try? await refresh() {
-            return try Self.lookup(kid, in: fetched)
-        }
-        if let latest = snapshot, now.timeIntervalSince(latest.fetchedAt) <= policy.staleLimit.timeInterval {
-            return try Self.lookup(kid, in: latest)
-        }
-        throw .unavailable("keys at \(source) could not be fetched (\(lastFailure ?? "not tried again yet")) and the cached ones are too old")
-    }
-
-    private static func lookup(_ kid: String?, in snapshot: Snapshot) throws(RemoteJWKSError) -> JWSVerificationKey {
-        guard let kid, let key = snapshot.keys[kid] else { throw .unknownKey }
+        guard let kid, let key = keys[kid] else { throw .unknownKey }
         return key
     }
 
-    /// Joins the fetch in flight, or starts one.
-    private func refresh() async throws -> Snapshot {
-        if let inFlight { return try await inFlight.value }
-        lastFetchStarted = clock.now
-        let task = Task { try await fetch() }
-        inFlight = task
-        defer { inFlight = nil }
-        do {
-            let fetched = try await task.value
-            snapshot = fetched
-            lastFetchFailed = false
-            return fetched
-        } catch {
-            lastFetchFailed = true
-            backoff.failed(at: clock.now, policy: policy)
-            throw error
+    /// The error a caller is given, its words naming the fetch failure's reason.
+    private func unavailable(_ error: RemoteDocumentCache<Keys>.Unavailable) -> RemoteJWKSError {
+        switch error {
+        case .paused(let lastFailure):
+            .unavailable("keys at \(source) could not be fetched (\(Self.describe(lastFailure) ?? "failed")); not tried again yet")
+        case .coolingDown(latestFailure: nil):
+            .unknownKey
+        case .coolingDown(let latestFailure?):
+            // A look that fails is no verdict on the kid: that is unavailability, so nothing
+            // (Apple's token custody above all) treats a passing outage as a forged token.
+            .unavailable("keys at \(source) could not be fetched (\(Self.describe(latestFailure) ?? "failed")); the kid may be new")
+        case .failed(let failure):
+            .unavailable(Self.describe(failure) ?? "failed")
+        case .expired(_, let lastFailure):
+            .unavailable(
+                "keys at \(source) could not be fetched (\(Self.describe(lastFailure) ?? "not tried again yet")) and the cached ones are too old")
         }
     }
 
-    private func fetch() async throws -> Snapshot {
+    /// A failure as its reason and its words, e.g. `not_json: the body is not a JWK Set`.
+    private static func describe(_ error: (any Error)?) -> String? {
+        error.map { "\(RemoteFetchFailure(of: $0).rawValue): \($0)" }
+    }
+
+    private static func fetch(
+        source: String, locate: @Sendable () async throws -> URL, fetcher: any JWKSFetcher, logger: Logger, name: String,
+        events: any AccountEvents
+    ) async throws -> (document: Keys, maxAge: Int?) {
         do {
             let url = try await locate()
             let document = try await fetcher.fetchJWKS(from: url)
@@ -143,13 +96,11 @@ public actor RemoteJWKSCache {
                 throw Failure(reason: .notJSON, description: "the body is not a JWK Set")
             }
             guard !keys.isEmpty else { throw Failure(reason: .incomplete, description: "the key set has no usable RS256 or ES256 key") }
-            let now = clock.now
             events.keysFetched(keys: name, failure: nil)
             logger.debug("fetched JWKS", metadata: ["url": "\(url.absoluteString)", "keys": "\(keys.count)"])
-            return Snapshot(keys: keys, fetchedAt: now, freshUntil: now.addingTimeInterval(policy.lifetime(maxAge: document.maxAge).timeInterval))
+            return (keys, document.maxAge)
         } catch {
             let reason = RemoteFetchFailure(of: error)
-            lastFailure = "\(reason.rawValue): \(error)"
             events.keysFetched(keys: name, failure: reason)
             logger.warning("JWKS fetch failed", metadata: ["url": "\(source)", "reason": "\(reason.rawValue)", "error": "\(error)"])
             throw error

@@ -3,14 +3,14 @@ import Logging
 
 /// Where a provider's keys and endpoints are (docs/reference.md, "Google and other OpenID
 /// providers"): the configured URLs, and for the rest the provider's discovery document
-/// (OpenID Connect Discovery 1.0 §4), fetched with the rules of a remote JWK Set (one fetch at a
-/// time, `Cache-Control` within bounds, served stale while the provider is unreachable, failed
-/// fetches with nothing cached pausing the next, `ColdFetchBackoff`). The
+/// (OpenID Connect Discovery 1.0 §4), fetched with the rules of a remote JWK Set, the one
+/// `RemoteDocumentCache` (one fetch at a time, `Cache-Control` within bounds, served stale while
+/// the provider is unreachable, failed fetches with nothing cached pausing the next). The
 /// document's `issuer` must be the configured one (§4.3), and every URL in it `https` (plain
 /// `http` to loopback only when the configured issuer is loopback, `URL.mayBeNamed(byDocumentOf:)`),
 /// or it is not used. A failed fetch keeps its reason (`RemoteFetchFailure`): logged here, and
 /// thrown to whoever asked.
-public actor ProviderEndpoints {
+public final class ProviderEndpoints: Sendable {
     /// The URLs a sign-in needs.
     public struct Resolved: Sendable, Equatable {
         public var jwksURI: URL
@@ -32,30 +32,20 @@ public actor ProviderEndpoints {
     }
 
     private let settings: ProviderSettings
-    private let fetcher: any JWKSFetcher
-    private let policy: RemoteJWKSPolicy
-    private let clock: any WallClock
-    private let logger: Logger
-    private var cached: (resolved: Resolved, fetchedAt: Date, freshUntil: Date)?
-    private var lastFetchStarted: Date?
-    private var inFlight: Task<Resolved, any Error>?
-    private var backoff = ColdFetchBackoff()
-    /// Why the last fetch failed, for the callers that a pause keeps from fetching again.
-    private var lastFailure: Unavailable?
+    private let documents: RemoteDocumentCache<Resolved>
 
     public init(
         settings: ProviderSettings, fetcher: any JWKSFetcher, policy: RemoteJWKSPolicy = RemoteJWKSPolicy(), clock: any WallClock,
         logger: Logger = Logger(label: "issuer.discovery")
     ) {
         self.settings = settings
-        self.fetcher = fetcher
-        self.policy = policy
-        self.clock = clock
-        self.logger = logger
+        documents = RemoteDocumentCache(policy: policy, clock: clock) {
+            try await Self.fetch(settings: settings, fetcher: fetcher, logger: logger)
+        }
     }
 
     /// Whether everything is configured, so the discovery document is never fetched.
-    public nonisolated var isConfigured: Bool {
+    public var isConfigured: Bool {
         settings.jwksURI != nil && (!settings.servesHostedFlow || (settings.authorizationEndpoint != nil && settings.tokenEndpoint != nil))
     }
 
@@ -63,61 +53,51 @@ public actor ProviderEndpoints {
         if isConfigured, let jwksURI = settings.jwksURI {
             return Resolved(jwksURI: jwksURI, authorizationEndpoint: settings.authorizationEndpoint, tokenEndpoint: settings.tokenEndpoint)
         }
-        let now = clock.now
-        if let cached, now < cached.freshUntil { return cached.resolved }
-        let coolingDown = lastFetchStarted.map { now.timeIntervalSince($0) < policy.refetchCooldown.timeInterval } ?? false
-        let mayFetch = cached == nil ? inFlight != nil || backoff.allows(at: now) : !coolingDown
-        var failure: Unavailable?
-        if mayFetch {
-            do { return try await refresh() } catch { failure = Self.unavailable(error) }
+        do throws(RemoteDocumentCache<Resolved>.Unavailable) {
+            return try await documents.document()
+        } catch {
+            switch error {
+            case .failed(let failure), .expired(let failure?, _):
+                throw Self.unavailable(failure)
+            case .paused(let lastFailure), .coolingDown(let lastFailure), .expired(nil, let lastFailure):
+                // No fetch was tried: the pause after a failure, or the cooldown, holds.
+                let last = lastFailure.map(Self.unavailable)
+                throw Unavailable(
+                    reason: last?.reason ?? .other,
+                    description: "\(last?.description ?? "the discovery document of \(settings.issuer) could not be fetched"); not tried again yet")
+            }
         }
-        if let cached, now.timeIntervalSince(cached.fetchedAt) <= policy.staleLimit.timeInterval { return cached.resolved }
-        if let failure { throw failure }
-        throw Unavailable(
-            reason: lastFailure?.reason ?? .other,
-            description: "\(lastFailure?.description ?? "the discovery document of \(settings.issuer) could not be fetched"); not tried again yet")
     }
 
     private static func unavailable(_ error: any Error) -> Unavailable {
         error as? Unavailable ?? Unavailable(reason: RemoteFetchFailure(of: error), description: "\(error)")
     }
 
-    private func refresh() async throws -> Resolved {
-        if let inFlight { return try await inFlight.value }
-        lastFetchStarted = clock.now
-        let task = Task { try await fetch() }
-        inFlight = task
-        defer { inFlight = nil }
+    /// One fetch of the document, its failure logged once whoever waits on it.
+    private static func fetch(settings: ProviderSettings, fetcher: any JWKSFetcher, logger: Logger) async throws -> (
+        document: Resolved, maxAge: Int?
+    ) {
         do {
-            return try await task.value
+            guard let url = settings.discoveryURL else {
+                throw Unavailable(reason: .other, description: "no discovery URL for \(settings.issuer)")
+            }
+            let document: JWKSDocument
+            do {
+                document = try await fetcher.fetchJWKS(from: url)
+            } catch {
+                throw Unavailable(
+                    reason: RemoteFetchFailure(of: error),
+                    description: "the discovery document at \(url.absoluteString) could not be fetched: \(error)")
+            }
+            return (try resolved(document.body, settings: settings), document.maxAge)
         } catch {
-            backoff.failed(at: clock.now, policy: policy)
-            let failure = Self.unavailable(error)
-            lastFailure = failure
+            let failure = unavailable(error)
             logger.warning("discovery document fetch failed", metadata: [
                 "provider": "\(settings.id)", "url": "\(settings.discoveryURL?.absoluteString ?? settings.issuer)",
                 "reason": "\(failure.reason.rawValue)", "error": "\(failure.description)",
             ])
             throw failure
         }
-    }
-
-    private func fetch() async throws -> Resolved {
-        guard let url = settings.discoveryURL else {
-            throw Unavailable(reason: .other, description: "no discovery URL for \(settings.issuer)")
-        }
-        let document: JWKSDocument
-        do {
-            document = try await fetcher.fetchJWKS(from: url)
-        } catch {
-            throw Unavailable(
-                reason: RemoteFetchFailure(of: error),
-                description: "the discovery document at \(url.absoluteString) could not be fetched: \(error)")
-        }
-        let resolved = try Self.resolved(document.body, settings: settings)
-        let now = clock.now
-        cached = (resolved, now, now.addingTimeInterval(policy.lifetime(maxAge: document.maxAge).timeInterval))
-        return resolved
     }
 
     /// The URLs of a discovery document, configured ones first.
