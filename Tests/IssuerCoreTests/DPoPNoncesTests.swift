@@ -25,6 +25,15 @@ struct DPoPNoncesTests {
         #expect(otherProcess.accepts(issuing.current()))
     }
 
+    @Test("a process whose clock is one step behind accepts the nonce another handed out, not one two steps ahead")
+    func clockSkew() {
+        let ahead = ManualClock(Date(timeIntervalSince1970: 1_800_000_000 + DPoPNonces.step))
+        let behind = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(DPoPNonces(secret: secret, clock: behind).accepts(DPoPNonces(secret: secret, clock: ahead).current()))
+        ahead.advance(by: DPoPNonces.step)
+        #expect(!DPoPNonces(secret: secret, clock: behind).accepts(DPoPNonces(secret: secret, clock: ahead).current()))
+    }
+
     @Test("another secret's nonce, a truncated or empty one and none at all are refused")
     func refusals() {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))

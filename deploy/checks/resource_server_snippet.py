@@ -143,12 +143,24 @@ def check_dpop_snippet(binary: Path, scratch: Path, env: dict, url: str, verifie
     refused(dpop_proof(device, "GET", api, token), "a proof for another URL", request_url="https://api.example.com/other")
     refused(dpop_proof(device, "GET", api, tokens["id_token"]), "a proof for another token")
     refused(dpop_proof(device, "GET", api), "a proof without ath")
+    # Malformed proofs are refusals, never another exception: a jwk without its coordinates, an EC
+    # key under RS256, claims of the wrong type.
+    numbers = device.public_key().public_numbers()
+    bare_jwk = {"kty": "EC", "crv": "P-256", "x": b64bytes(numbers.x.to_bytes(32, "big"))}
+    refused(jwt.encode({"htm": "GET", "htu": api, "iat": int(time.time()), "jti": "j1",
+                        "ath": b64bytes(hashlib.sha256(token.encode()).digest())},
+                       device, algorithm="ES256", headers={"typ": "dpop+jwt", "jwk": bare_jwk}), "a jwk without y")
+    full_jwk = jwt.get_unverified_header(good)["jwk"]
+    refused(f"{b64({'typ': 'dpop+jwt', 'alg': 'RS256', 'jwk': full_jwk})}.{good.split('.')[1]}.{good.split('.')[2]}",
+            "an EC jwk under RS256")
+    refused(jwt.encode({"htm": "GET", "htu": 7, "iat": "now", "jti": "j2", "ath": 1}, device, algorithm="ES256",
+                       headers={"typ": "dpop+jwt", "jwk": full_jwk}), "claims of the wrong type")
     unbound = {key: value for key, value in claims.items() if key != "cnf"}
     refused(dpop_proof(device, "GET", api, token), "a proof for a token without cnf", for_claims=unbound)
     # The issuer's own resource endpoint agrees: the bound token as Bearer is refused there too.
     assert userinfo(url, token) == 401, "/userinfo accepts a DPoP-bound token as Bearer"
     print("resource servers: the DPoP verifier accepts a bound token with its device's proof and refuses a replay, "
-          "another key, another method, URL or token, no ath, no cnf; /userinfo refuses the bound token as Bearer")
+          "another key, another method, URL or token, no ath, no cnf, malformed proofs; /userinfo refuses the bound token as Bearer")
 
 
 def check_management_port(url: str, ops: str) -> None:

@@ -6,7 +6,8 @@ import JOSE
 /// agrees without a shared store: a nonce is an HMAC-SHA256 of the current 60-second step under
 /// the server secret's `dpop-nonce` subkey, truncated to 128 bits. A proof's nonce is accepted
 /// when it is the current step's or the previous step's, so a nonce handed out at the end of a
-/// step still works for the client's next request. docs/reference.md, "DPoP".
+/// step still works for the client's next request, or the next step's, so a process whose clock
+/// is a little behind another's accepts the nonce that one handed out. docs/reference.md, "DPoP".
 public struct DPoPNonces: Sendable {
     /// The length of one step: a nonce lives between one and two of them.
     public static let step: TimeInterval = 60
@@ -29,15 +30,17 @@ public struct DPoPNonces: Sendable {
         nonce(forStep: Self.stepNumber(clock.now))
     }
 
-    /// Whether `nonce` is the current or the previous step's, compared in constant time.
+    /// Whether `nonce` is the previous, current or next step's, compared in constant time.
     public func accepts(_ nonce: String?) -> Bool {
         guard let nonce else { return false }
         let now = Self.stepNumber(clock.now)
         let presented = Array(nonce.utf8)
-        // Both comparisons always run, so the time taken says nothing about which step matched.
-        let current = ConstantTime.equals(presented, Array(self.nonce(forStep: now).utf8))
-        let previous = ConstantTime.equals(presented, Array(self.nonce(forStep: now - 1).utf8))
-        return current || previous
+        // Every comparison runs, so the time taken says nothing about which step matched.
+        var matched = false
+        for step in (now - 1)...(now + 1) {
+            matched = ConstantTime.equals(presented, Array(self.nonce(forStep: step).utf8)) || matched
+        }
+        return matched
     }
 
     private func nonce(forStep step: Int64) -> String {
