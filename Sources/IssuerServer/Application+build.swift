@@ -107,7 +107,7 @@ func buildRouters(
     AppleExchangeEndpoint(exchange: services.exchanges.apple, dpop: services.dpop, metrics: dependencies.metrics).register(on: routes)
     ProviderExchangeEndpoint(exchanges: services.exchanges, dpop: services.dpop, metrics: dependencies.metrics).register(on: routes)
     // docs/reference.md, "The pages people see": one renderer for every page, its logos served by the issuer itself.
-    let pages = PageRenderer(pages: configuration.pages, displayName: configuration.displayName, pathPrefix: table.prefix)
+    let pages = PageRenderer(pages: configuration.pages, displayName: configuration.pagesDisplayName, pathPrefix: table.prefix)
     AuthorizationEndpoint(hostedSignIn: services.hostedSignIn, pages: pages).register(on: routes)
     AppleCallbackEndpoint(hostedSignIn: services.hostedSignIn, pages: pages).register(on: routes)
     ProviderCallbackEndpoint(hostedSignIn: services.hostedSignIn, pages: pages).register(on: routes)

@@ -125,6 +125,8 @@ struct PageSettingsTests {
         (["theme.json": ##"{"accent": "#000;}body{display:none"}"##], "must be a colour"),
         (["theme.json": ##"{"text": "#bbbbbb"}"##], "text #bbbbbb on surface #ffffff at a contrast of 1.92:1"),
         (["theme.json": ##"{"dark_muted": "#333"}"##], "dark_muted #333333 on dark_surface"),
+        // The border is a neutral provider button's only edge (WCAG 1.4.11).
+        (["theme.json": ##"{"border": "#dddddd"}"##], "border #dddddd on surface #ffffff at a contrast of 1.36:1"),
         (["theme.json": ##"{"colour": "#000"}"##], "unknown member 'colour'"),
         (["theme.json": #"{"logo": "missing.svg"}"#], "logo 'missing.svg' is not a readable file"),
     ] as [([String: String], String)])
@@ -211,7 +213,9 @@ struct PageSettingsTests {
     @Test("ISSUER_DISPLAY_NAME: a name on one line of at most 100 characters")
     func displayName() throws {
         #expect(try Configuration(environment: ["ISSUER_DISPLAY_NAME": "Example"]).displayName == "Example")
-        #expect(try Configuration(environment: [:]).displayName == nil)
+        #expect(try Configuration(environment: [:]).displayName == "Sign in")
+        #expect(try Configuration(environment: [:]).pagesDisplayName == nil)
+        #expect(try Configuration(environment: ["ISSUER_DISPLAY_NAME": "Example"]).pagesDisplayName == "Example")
         #expect(throws: ConfigurationError.self) { try Configuration(environment: ["ISSUER_DISPLAY_NAME": "a\nb"]) }
         #expect(throws: ConfigurationError.self) { try Configuration(environment: ["ISSUER_DISPLAY_NAME": String(repeating: "x", count: 101)]) }
     }

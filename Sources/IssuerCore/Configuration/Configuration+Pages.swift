@@ -3,8 +3,8 @@ import Foundation
 extension Configuration {
     /// ISSUER_DISPLAY_NAME (docs/reference.md, "The pages people see"): a name on one line, as an
     /// app's name would be written.
-    static func displayName(_ reader: ConfigurationReader) throws -> String? {
-        guard let name = reader.string("ISSUER_DISPLAY_NAME") else { return nil }
+    static func displayName(_ reader: ConfigurationReader) throws -> String {
+        guard let name = reader.string("ISSUER_DISPLAY_NAME") else { return defaultDisplayName }
         guard name.count <= 100, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw reader.invalid("ISSUER_DISPLAY_NAME", "must be a name of at most 100 characters on one line")
         }

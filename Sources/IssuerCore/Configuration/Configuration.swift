@@ -81,8 +81,14 @@ public struct Configuration: Sendable {
     /// ISSUER_LOG_FORMAT: `text`, or `json` for one object per line.
     public var logFormat: LogFormat
     /// ISSUER_DISPLAY_NAME: the name the pages people see show for a client without a
-    /// `client_name`; nil: none, only the page's heading (docs/reference.md, "The pages people see").
-    public var displayName: String?
+    /// `client_name`; `defaultDisplayName` unless set (docs/reference.md, "The pages people see").
+    public var displayName: String
+    /// ISSUER_DISPLAY_NAME's default.
+    public static let defaultDisplayName = "Sign in"
+
+    /// The name the pages show above their heading for a client without a `client_name`: nil for
+    /// the default, which only repeats the heading (shown in the reader's language already).
+    public var pagesDisplayName: String? { displayName == Self.defaultDisplayName ? nil : displayName }
     /// ISSUER_PAGES_DIR, read: the pages' theme, wording and logos, the clients' included; the
     /// built-in look without it (docs/reference.md, "The pages people see").
     public var pages: PageSettings

@@ -130,10 +130,10 @@ extension ConfigurationSetting {
             document. Unset: Apple is the only provider.
             """),
         // The pages people see
-        .init("ISSUER_DISPLAY_NAME", .pages, """
+        .init("ISSUER_DISPLAY_NAME", .pages, default: "Sign in", """
             The name the sign-in, refusal and sign-out pages show above their heading when the client has no \
             `client_name` (the issuer's own name, or the product's). At most 100 characters on one line. \
-            Unset: no name; the page's heading (*Sign in*, in the reader's language) stands alone.
+            The default shows no name line: the page's heading (*Sign in*, in the reader's language) stands alone.
             """),
         .init("ISSUER_PAGES_DIR", .pages, """
             A directory that restyles and rewords the pages without a rebuild (below): `theme.json` (logo and \

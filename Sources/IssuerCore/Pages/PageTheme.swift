@@ -97,10 +97,12 @@ public struct PageTheme: Sendable, Equatable {
         self.logo = logo
     }
 
-    /// WCAG 2.2 SC 1.4.3 (text, 4.5:1) and 1.4.11 (the focus ring, 3:1) against the card.
+    /// WCAG 2.2 SC 1.4.3 (text, 4.5:1) and 1.4.11 (the focus ring, and the border that is the
+    /// only edge of a neutral provider button, 3:1) against the card.
     static func contrastProblem(_ palette: Palette, prefix: String) -> String? {
         let rules: [(name: String, color: PageColor, minimum: Double)] = [
             ("text", palette.text, 4.5), ("muted", palette.muted, 4.5), ("accent", palette.accent, 3),
+            ("border", palette.border, 3),
         ]
         for rule in rules {
             let ratio = rule.color.contrast(with: palette.surface)
