@@ -40,13 +40,17 @@ struct RotationScriptCommand: ParsableCommand {
         let directory = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let hash = { (step: String) in "sha256(convert_to('\(tag)-' || :client_id || '-' || \(step), 'UTF8'))" }
-        // The grant's parameters: presented hash, now, successor hash, client, successor expiry, scope, DPoP key (none).
+        // The grant's parameters: presented hash, now, successor hash, client, successor expiry, scope,
+        // and the DPoP key and proof (none).
         let values = [
-            "1": hash(":n"), "2": "now()", "3": hash(":next"), "4": "'\(clientId)'",
-            "5": "(now() + interval '30 days')", "6": "NULL", "7": "NULL",
+            1: hash(":n"), 2: "now()", 3: hash(":next"), 4: "'\(clientId)'",
+            5: "(now() + interval '30 days')", 6: "NULL", 7: "NULL", 8: "NULL", 9: "NULL", 10: "NULL", 11: "NULL",
         ]
         var statement = RefreshRotationStore.rotateStatement
-        for (number, value) in values { statement = statement.replacingOccurrences(of: "$\(number)", with: value) }
+        // $11 before $1, or $1 would take the front of $11.
+        for (number, value) in values.sorted(by: { $0.key > $1.key }) {
+            statement = statement.replacingOccurrences(of: "$\(number)", with: value)
+        }
         // pgbench reads one SQL command per line unless it ends in a semicolon.
         let oneLine = statement.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         let rotate = """

@@ -104,7 +104,7 @@ struct IssuerServices: Sendable {
             events: metrics, custody: appleCustody)
         googleRISC = Self.googleRISC(dependencies)
         dpop = DPoPProofCheck(
-            pool: dependencies.pool, clock: clock, grace: configuration.refreshReuseGrace, issuerURL: issuerURL,
+            pool: dependencies.pool, clock: clock, issuerURL: issuerURL,
             nonces: configuration.dpopNonce ? DPoPNonces(secret: dependencies.serverSecret, clock: clock) : nil)
         refresh = RefreshTokenGrant(
             store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,

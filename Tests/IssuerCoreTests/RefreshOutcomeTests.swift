@@ -65,7 +65,7 @@ struct RefreshOutcomeTests {
             switch (verdict, outcome) {
             case (.rotated, .rotated), (.spent, .reuse), (.scopeNotGranted, .scopeNotGranted),
                  (.anotherClient, .refused), (.revoked, .refused), (.sessionExpired, .refused), (.expired, .refused),
-                 (.keyMismatch, .refused):
+                 (.keyMismatch, .refused), (.proofReplayed, .refused):
                 continue
             default:
                 Issue.record("verdict \(verdict) decided as \(outcome)")

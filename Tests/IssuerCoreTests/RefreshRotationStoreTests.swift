@@ -134,6 +134,56 @@ struct RefreshRotationStoreTests {
         #expect(record == nil)
     }
 
+    /// A verified proof of key `jkt` with `jti`, as the token endpoint hands it to the grant.
+    static func proof(jkt: String = "key-a", jti: String, hash: UInt8 = 1) -> DPoPProof {
+        DPoPProof(thumbprint: jkt, jwtID: jti, issuedAt: now, accessTokenHash: nil, nonce: nil, proofHash: Array(repeating: hash, count: 32))
+    }
+
+    @Test("the jti memory in the rotation statement: a fresh proof rotates and is remembered; its identical resend within the grace reaches the spent token's verdict; another proof with the jti, or a resend before the grace, is a replay that touches nothing")
+    func proofInTheStatement() async throws {
+        let pool = try await Self.pool.value
+        let store = RefreshRotationStore(pool: pool)
+        let hash = try await Self.store(Stored(dpopJKT: "key-a"), pool: pool)
+        let jti = UUID().uuidString
+        let rotate = { (proof: DPoPProof, resendSince: Date?) in
+            try await store.rotate(
+                tokenHash: hash, successorHash: Array(repeating: 3, count: 32), clientID: "app", requestedScopes: nil, now: Self.now,
+                successorExpiresAt: Self.now.addingTimeInterval(3_600), dpopProof: proof, resendSince: resendSince)
+        }
+        #expect(try await rotate(Self.proof(jti: jti), Self.now.addingTimeInterval(-10))?.verdict == .rotated)
+        let remembered = try await pool.query("SELECT count(*) AS count FROM dpop_proofs WHERE jkt = 'key-a' AND jti = $1", [jti])
+        #expect(try remembered.single!.decode(Int.self, column: "count") == 1)
+
+        #expect(try await rotate(Self.proof(jti: jti), Self.now.addingTimeInterval(-10))?.verdict == .spent)
+        await #expect(throws: DPoPProofReplayed.self) { try await rotate(Self.proof(jti: jti, hash: 2), Self.now.addingTimeInterval(-10)) }
+        await #expect(throws: DPoPProofReplayed.self) { try await rotate(Self.proof(jti: jti), nil) }
+
+        // A replay is refused before the token is looked at: an unspent token stays unspent.
+        let other = try await Self.store(Stored(dpopJKT: "key-a"), pool: pool)
+        await #expect(throws: DPoPProofReplayed.self) {
+            try await store.rotate(
+                tokenHash: other, successorHash: Array(repeating: 4, count: 32), clientID: "app", requestedScopes: nil, now: Self.now,
+                successorExpiresAt: Self.now.addingTimeInterval(3_600), dpopProof: Self.proof(jti: jti, hash: 5), resendSince: nil)
+        }
+        let spent = try await pool.query("SELECT spent_at FROM refresh_tokens WHERE token_hash = $1", [other]).single
+        #expect(try spent?.decodeIfPresent(Date.self, column: "spent_at") == nil)
+    }
+
+    @Test("an unknown token with a fresh proof answers no record; with a replayed one, the replay")
+    func unknownTokenWithProof() async throws {
+        let pool = try await Self.pool.value
+        let store = RefreshRotationStore(pool: pool)
+        let jti = UUID().uuidString
+        let rotate = { (hash: UInt8) in
+            try await store.rotate(
+                tokenHash: Array(repeating: 1, count: 32), successorHash: Array(repeating: 2, count: 32), clientID: "app",
+                requestedScopes: nil, now: Self.now, successorExpiresAt: Self.now, dpopProof: Self.proof(jti: jti, hash: hash),
+                resendSince: nil)
+        }
+        #expect(try await rotate(1) == nil)
+        await #expect(throws: DPoPProofReplayed.self) { try await rotate(2) }
+    }
+
     @Test("a refresh writes nothing to sessions; the session's last use is its newest token's issue time")
     func lastUsedIsDerived() async throws {
         let pool = try await Self.pool.value

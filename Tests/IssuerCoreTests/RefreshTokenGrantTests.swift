@@ -26,7 +26,7 @@ struct RefreshTokenGrantTests {
 
         func rotate(
             tokenHash: [UInt8], successorHash: [UInt8], clientID: String, requestedScopes: [String]?, now: Date,
-            successorExpiresAt: Date, dpopThumbprint: String?
+            successorExpiresAt: Date, dpopThumbprint: String?, dpopProof: DPoPProof?, resendSince: Date?
         ) async throws -> RefreshRecord? {
             asked.withLock { $0.rotations += 1 }
             return try answer(successorHash)

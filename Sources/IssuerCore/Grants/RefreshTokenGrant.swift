@@ -22,13 +22,19 @@ public struct RefreshTokenGrant: Sendable {
         /// The thumbprint of the request's DPoP proof, verified before the grant runs
         /// (docs/reference.md, "DPoP"): a bound session refreshes only with its own key's.
         public var dpopThumbprint: String?
+        /// That proof, when its `jti` is still to be recorded: the rotation statement does it, so
+        /// that a bound refresh stays one round trip.
+        public var dpopProof: DPoPProof?
 
-        /// Only `refreshToken` and `clientID` are required.
-        public init(refreshToken: String, clientID: String, scope: String? = nil, dpopThumbprint: String? = nil) {
+        /// Only `refreshToken` and `clientID` are required; a `dpopProof` gives the thumbprint too.
+        public init(
+            refreshToken: String, clientID: String, scope: String? = nil, dpopThumbprint: String? = nil, dpopProof: DPoPProof? = nil
+        ) {
             self.refreshToken = refreshToken
             self.clientID = clientID
             self.scope = scope
-            self.dpopThumbprint = dpopThumbprint
+            self.dpopThumbprint = dpopProof?.thumbprint ?? dpopThumbprint
+            self.dpopProof = dpopProof
         }
     }
 
@@ -85,7 +91,11 @@ public struct RefreshTokenGrant: Sendable {
             record = try await store.rotate(
                 tokenHash: presented.hash, successorHash: successor.hash, clientID: client.clientID,
                 requestedScopes: requestedScopes, now: now, successorExpiresAt: now.addingTimeInterval(refreshTokenTTL.timeInterval),
-                dpopThumbprint: request.dpopThumbprint)
+                dpopThumbprint: request.dpopThumbprint, dpopProof: request.dpopProof,
+                // An identical resend within the grace is the retry after a lost answer, not a replay.
+                resendSince: now.addingTimeInterval(-grace.timeInterval))
+        } catch is DPoPProofReplayed {
+            throw .invalidDPoPProof("The DPoP proof's jti was used before.")
         } catch {
             throw .storage(error)
         }

@@ -11,23 +11,19 @@ public struct DPoPProofCheck: Sendable {
     private let verifier: DPoPProofVerifier
     private let replays: DPoPReplayStore
     private let clock: any WallClock
-    private let grace: Duration
     private let base: String
     /// With `ISSUER_DPOP_NONCE=on`, the server nonces token requests' proofs carry (the next one
     /// goes out on every answer of the endpoints that issue tokens); nil when off.
     public let nonces: DPoPNonces?
 
     /// - Parameters:
-    ///   - grace: `ISSUER_REFRESH_REUSE_GRACE`: how long an identical resend of a refresh is the
-    ///     retry after a lost answer rather than a replayed proof.
     ///   - issuerURL: `ISSUER_URL`, under which every `htu` is served.
     ///   - nonces: with `ISSUER_DPOP_NONCE=on`, the server nonces every token request's proof
     ///     must carry; nil when off.
-    public init(pool: ConnectionPool, clock: any WallClock, grace: Duration, issuerURL: String, nonces: DPoPNonces? = nil) {
+    public init(pool: ConnectionPool, clock: any WallClock, issuerURL: String, nonces: DPoPNonces? = nil) {
         self.verifier = DPoPProofVerifier(clock: clock)
         self.replays = DPoPReplayStore(pool: pool)
         self.clock = clock
-        self.grace = grace
         self.base = issuerURL.hasSuffix("/") ? String(issuerURL.dropLast()) : issuerURL
         self.nonces = nonces
     }
@@ -35,14 +31,16 @@ public struct DPoPProofCheck: Sendable {
     /// The verified proof among `headers` (every `DPoP` field of the request), or nil without one.
     /// - Parameters:
     ///   - path: the endpoint's path under `ISSUER_URL` (`/oauth2/token`): `htu` must be both.
-    ///   - resendIsRetry: true for the refresh grant, whose identical resend within the grace is
-    ///     the retry; any other reuse of a `jti` is refused.
+    ///   - recordsJTI: false for the refresh grant, whose rotation statement records the `jti`
+    ///     itself (one round trip, where an identical resend within the grace is the retry after a
+    ///     lost answer); the proof is then returned unrecorded, for the grant. Here any reuse of a
+    ///     `jti` is refused.
     ///   - accessToken: at a resource, the token the proof accompanies: its `ath` must be the
     ///     token's hash (RFC 9449 §4.3 check 12). Without one the request asks for tokens, and
     ///     its proof carries the server's nonce when nonces are on (`use_dpop_nonce` otherwise,
     ///     before the `jti` is remembered, so the client's next proof is not a replay).
     public func check(
-        _ headers: [String], method: String, path: String, resendIsRetry: Bool, accessToken: String? = nil
+        _ headers: [String], method: String, path: String, recordsJTI: Bool = true, accessToken: String? = nil
     ) async throws(OAuthError) -> DPoPProof? {
         guard let header = headers.first else { return nil }
         guard headers.count == 1 else { throw .invalidDPoPProof("Send one DPoP header, not several.") }
@@ -53,11 +51,12 @@ public struct DPoPProofCheck: Sendable {
         if accessToken == nil, let nonces, !nonces.accepts(proof.nonce) {
             throw .useDPoPNonce("The DPoP proof must carry the nonce of the DPoP-Nonce header.")
         }
+        guard recordsJTI else { return proof }
         let now = clock.now
         let fresh: Bool
         do {
             fresh = try await replays.record(
-                proof, now: now, resendSince: resendIsRetry ? now.addingTimeInterval(-grace.timeInterval) : nil)
+                proof, now: now, resendSince: nil)
         } catch {
             throw .storage(error)
         }

@@ -35,6 +35,7 @@ public enum RefreshOutcome: Sendable, Equatable {
             }
             return record.verdict == .anotherClient ? .refused("refresh token of another client") : .scopeNotGranted
         case .keyMismatch: return .refused("no DPoP proof from the key the session is bound to")
+        case .proofReplayed: return .refused("a replayed DPoP proof")
         case .revoked: return .refused("session revoked")
         case .sessionExpired: return .refused("session past its maximum age")
         case .expired: return .refused("refresh token expired")

@@ -3,6 +3,9 @@
 /// rules are checked, because it must decide under the row lock whether to rotate; Swift reads
 /// the verdict and never re-derives it.
 public enum RefreshVerdict: String, Sendable, Equatable, CaseIterable {
+    /// The request's DPoP proof was used before (docs/reference.md, "DPoP"): nothing is touched,
+    /// and the store reports it as `DPoPProofReplayed` before any verdict is read.
+    case proofReplayed = "proof_replayed"
     /// The session was revoked.
     case revoked
     /// The session reached `ISSUER_SESSION_MAX_AGE`.

@@ -12,7 +12,7 @@ struct AppleExchangeEndpoint {
         routes.add(.appleExchange) { request, context in
             let parameters = try await OAuthParameters.parse(request)
             let proof = try await dpop.check(
-                request.headers[values: .dpop], method: "POST", path: Route.appleExchange.path, resendIsRetry: false)
+                request.headers[values: .dpop], method: "POST", path: Route.appleExchange.path)
             var exchangeRequest = try Self.exchangeRequest(parameters, request: request, context: context)
             exchangeRequest.dpopThumbprint = proof?.thumbprint
             let response = try await exchange.exchange(exchangeRequest, style: .nativeSignIn, logger: context.logger)

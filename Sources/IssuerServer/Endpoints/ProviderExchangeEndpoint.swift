@@ -18,7 +18,7 @@ struct ProviderExchangeEndpoint {
             let parameters = try await OAuthParameters.parse(request)
             // docs/reference.md, "DPoP": the proof before anything else of the request is used.
             let proof = try await dpop.check(
-                request.headers[values: .dpop], method: "POST", path: "/auth/\(name)/exchange", resendIsRetry: false)
+                request.headers[values: .dpop], method: "POST", path: "/auth/\(name)/exchange")
             var exchangeRequest = try AppleExchangeEndpoint.exchangeRequest(parameters, request: request, context: context)
             exchangeRequest.dpopThumbprint = proof?.thumbprint
             let response = try await exchange.exchange(exchangeRequest, style: .nativeSignIn, logger: context.logger)

@@ -20,15 +20,17 @@ struct TokenEndpoint {
             let parameters = try await OAuthParameters.parse(request)
             let clientIP = context.clientIP
             let grant = try parameters.required("grant_type")
-            // An identical resend of a refresh within the grace is its retry, not a replayed proof.
+            // A refresh records the proof's jti in its rotation statement (one round trip), where an
+            // identical resend within the grace is its retry, not a replayed proof.
             let proof = try await dpop.check(
-                request.headers[values: .dpop], method: "POST", path: Route.token.path, resendIsRetry: grant == "refresh_token")
+                request.headers[values: .dpop], method: "POST", path: Route.token.path,
+                recordsJTI: grant != "refresh_token")
             let response: TokenResponse
             switch grant {
             case "refresh_token":
                 response = try await refresh.refresh(RefreshTokenGrant.Request(
                     refreshToken: try parameters.required("refresh_token"), clientID: try parameters.required("client_id"),
-                    scope: try parameters.optional("scope"), dpopThumbprint: proof?.thumbprint), logger: context.logger)
+                    scope: try parameters.optional("scope"), dpopProof: proof), logger: context.logger)
             case "authorization_code":
                 // RFC 6749 §4.1.3 with RFC 7636 §4.5: all four are required (docs/reference.md, "Hosted sign-in").
                 response = try await authorizationCode.redeem(AuthorizationCodeGrant.Request(

@@ -58,7 +58,7 @@ struct DPoPResourceMiddleware: RouterMiddleware {
     private func proof(for request: Request, accessToken: String) async -> Result<DPoPProof, OAuthError> {
         do throws(OAuthError) {
             let proof = try await proofs.check(
-                request.headers[values: .dpop], method: request.method.rawValue, path: path(request), resendIsRetry: false,
+                request.headers[values: .dpop], method: request.method.rawValue, path: path(request),
                 accessToken: accessToken)
             guard let proof else { return .failure(.invalidDPoPProof("A DPoP access token needs a DPoP proof.")) }
             return .success(proof)
