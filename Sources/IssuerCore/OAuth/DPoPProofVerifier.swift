@@ -87,7 +87,12 @@ public struct DPoPProofVerifier: Sendable {
             throw .invalidDPoPProof("The DPoP proof's jwk must be a public key: it carries a private member.")
         }
         do {
-            let jwk = try JSONDecoder().decode(JWK.self, from: JSONSerialization.data(withJSONObject: member))
+            // Built from the members already parsed, not re-encoded and decoded again: a proof
+            // comes with every bound refresh. A member of the wrong type is missing, so the key
+            // is refused as a JSONDecoder would refuse it.
+            let string = { (name: String) -> String? in member[name] as? String }
+            guard let kty = string("kty") else { throw JOSEError.invalidKey }
+            let jwk = JWK(kty: kty, n: string("n"), e: string("e"), crv: string("crv"), x: string("x"), y: string("y"))
             switch jwk.kty {
             case "EC": return .p256(try P256PublicKey(jwk: jwk))
             case "RSA": return .rsa(try RSAPublicKey(jwk: jwk))
