@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import IssuerCore
 import JOSE
 import TestSupport
 
@@ -49,6 +50,15 @@ enum DPoPClient {
         try await postForm(
             client, "/oauth2/token", [("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", "clanboards-mobile")],
             proof: proof)
+    }
+
+    /// Whether the refresh token `token` is spent and its session revoked.
+    static func tokenState(_ fixture: IssuerTestFixture, _ token: String) async throws -> (spent: Bool, revoked: Bool) {
+        let row = try await fixture.pool.query("""
+            SELECT r.spent_at IS NOT NULL AS spent, s.revoked_at IS NOT NULL AS revoked
+            FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id WHERE r.token_hash = $1
+            """, [RefreshToken(value: token).hash]).rows[0]
+        return (try row.decode(column: "spent"), try row.decode(column: "revoked"))
     }
 
     /// The `cnf.jkt` of an access token (its signature is the access-token tests' business).

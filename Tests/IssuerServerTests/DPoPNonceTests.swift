@@ -13,14 +13,6 @@ import TestSupport
 struct DPoPNonceTests {
     private let environment = ["ISSUER_DPOP_NONCE": "on"]
 
-    private func tokenState(_ fixture: IssuerTestFixture, _ token: String) async throws -> (spent: Bool, revoked: Bool) {
-        let row = try await fixture.pool.query("""
-            SELECT r.spent_at IS NOT NULL AS spent, s.revoked_at IS NOT NULL AS revoked
-            FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id WHERE r.token_hash = $1
-            """, [RefreshToken(value: token).hash]).rows[0]
-        return (try row.decode(column: "spent"), try row.decode(column: "revoked"))
-    }
-
     @Test("a sign-in whose proof lacks the nonce is use_dpop_nonce with DPoP-Nonce, nothing written; with it, a bound session")
     func signInDance() async throws {
         try await withIssuer(environment: environment) { fixture in
@@ -67,7 +59,7 @@ struct DPoPNonceTests {
                 let challenge = try await DPoPClient.refresh(client, r0, proof: try DPoPClient.proof(key, fixture, nonce: nonce))
                 #expect(challenge.status == .badRequest)
                 #expect(challenge.json["error"] as? String == "use_dpop_nonce")
-                #expect(try await tokenState(fixture, r0) == (spent: false, revoked: false))
+                #expect(try await DPoPClient.tokenState(fixture, r0) == (spent: false, revoked: false))
 
                 let current = try #require(challenge.headers[DPoPClient.nonceHeader])
                 #expect(current != nonce)
@@ -83,7 +75,7 @@ struct DPoPNonceTests {
                 let fresh = try await DPoPClient.refresh(
                     client, r0, proof: try DPoPClient.proof(key, fixture, nonce: resend.headers[DPoPClient.nonceHeader]))
                 #expect(fresh.json["refresh_token"] as? String == successor)
-                #expect(try await tokenState(fixture, successor) == (spent: false, revoked: false))
+                #expect(try await DPoPClient.tokenState(fixture, successor) == (spent: false, revoked: false))
             }
         }
     }

@@ -15,14 +15,6 @@ struct DPoPTokenEndpointTests {
         try await fixture.pool.query("SELECT count(*)::int AS n FROM \(table)").rows[0].decode(column: "n")
     }
 
-    private func tokenState(_ fixture: IssuerTestFixture, _ token: String) async throws -> (spent: Bool, revoked: Bool) {
-        let row = try await fixture.pool.query("""
-            SELECT r.spent_at IS NOT NULL AS spent, s.revoked_at IS NOT NULL AS revoked
-            FROM refresh_tokens r JOIN sessions s ON s.id = r.session_id WHERE r.token_hash = $1
-            """, [RefreshToken(value: token).hash]).rows[0]
-        return (try row.decode(column: "spent"), try row.decode(column: "revoked"))
-    }
-
     @Test("a sign-in with a proof binds the session: token_type DPoP, cnf.jkt in the access token, the key stored")
     func signInBinds() async throws {
         try await withIssuer { fixture in
@@ -79,7 +71,7 @@ struct DPoPTokenEndpointTests {
                     let thief = try await DPoPClient.refresh(client, r0, proof: proof)
                     #expect(thief.status == .badRequest)
                     #expect(thief.json["error"] as? String == "invalid_grant")
-                    #expect(try await tokenState(fixture, r0) == (spent: false, revoked: false))
+                    #expect(try await DPoPClient.tokenState(fixture, r0) == (spent: false, revoked: false))
                 }
 
                 let first = try await DPoPClient.refresh(client, r0, proof: try DPoPClient.proof(owner, fixture))
@@ -88,7 +80,7 @@ struct DPoPTokenEndpointTests {
                 // A spent token after the grace is theft for an unbound session; without the key it is only refused.
                 let late = try await DPoPClient.refresh(client, r0, proof: nil)
                 #expect(late.json["error"] as? String == "invalid_grant")
-                #expect(try await tokenState(fixture, r1) == (spent: false, revoked: false))
+                #expect(try await DPoPClient.tokenState(fixture, r1) == (spent: false, revoked: false))
 
                 let next = try await DPoPClient.refresh(client, r1, proof: try DPoPClient.proof(owner, fixture))
                 #expect(next.status == .ok)
@@ -121,7 +113,7 @@ struct DPoPTokenEndpointTests {
 
                 let otherKey = try await DPoPClient.refresh(client, r0, proof: try DPoPClient.proof(DPoPKey(), fixture))
                 #expect(otherKey.json["error"] as? String == "invalid_grant", "the retry needs the session's key")
-                #expect(try await tokenState(fixture, successor) == (spent: false, revoked: false))
+                #expect(try await DPoPClient.tokenState(fixture, successor) == (spent: false, revoked: false))
             }
         }
     }
@@ -140,7 +132,7 @@ struct DPoPTokenEndpointTests {
 
                 let reused = try await DPoPClient.refresh(client, r0, proof: try DPoPClient.proof(key, fixture, jti: "once"))
                 #expect(reused.json["error"] as? String == "invalid_dpop_proof", "same key and jti, another proof")
-                #expect(try await tokenState(fixture, r0) == (spent: false, revoked: false))
+                #expect(try await DPoPClient.tokenState(fixture, r0) == (spent: false, revoked: false))
 
                 let proof = try DPoPClient.proof(key, fixture)
                 let first = try await DPoPClient.refresh(client, r0, proof: proof)
@@ -148,7 +140,7 @@ struct DPoPTokenEndpointTests {
                 fixture.clock.advance(by: fixture.configuration.refreshReuseGrace.timeInterval + 1)
                 let late = try await DPoPClient.refresh(client, r0, proof: proof)
                 #expect(late.json["error"] as? String == "invalid_dpop_proof", "after the grace the resend is a replay")
-                #expect(try await tokenState(fixture, r0).revoked == false, "refused before the token was looked at")
+                #expect(try await DPoPClient.tokenState(fixture, r0).revoked == false, "refused before the token was looked at")
             }
         }
     }
