@@ -83,8 +83,9 @@ func buildRouters(
     if let limit = configuration.rateLimit {
         router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(limit: limit, clock: dependencies.clock)))
     }
-    // docs/reference.md, "DPoP": a bound access token only with a proof from its key.
-    router.add(middleware: DPoPResourceMiddleware(
+    // docs/reference.md, "UserInfo" and "DPoP": the access token of the routes that take one,
+    // verified once (a bound one only with a proof from its key) and put on the request context.
+    router.add(middleware: AccessTokenAuthenticationMiddleware(
         proofs: services.dpop,
         verifier: AccessTokenVerifier(
             issuer: configuration.issuerURL.absoluteString, audience: configuration.audience, clock: dependencies.clock),

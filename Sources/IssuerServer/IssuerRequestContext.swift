@@ -1,8 +1,10 @@
 import Hummingbird
+import IssuerCore
 import NIOCore
 
-/// The request context of every route: Hummingbird's core storage, the peer address, and what
-/// `RouteResolutionMiddleware` resolves once per request: the matched route and the client IP.
+/// The request context of every route: Hummingbird's core storage, the peer address, what
+/// `RouteResolutionMiddleware` resolves once per request (the matched route and the client IP),
+/// and what the authentication step proves on the routes that take our access tokens.
 public struct IssuerRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Hummingbird `RequestContext` storage (logger, route parameters, …).
     public var coreContext: CoreRequestContextStorage
@@ -13,6 +15,9 @@ public struct IssuerRequestContext: RequestContext, RemoteAddressRequestContext 
     /// The client's IP, through `ISSUER_TRUSTED_PROXIES` (nil without a TCP peer, as in
     /// in-process tests).
     public internal(set) var clientIP: String?
+    /// The access token, verified once by `AccessTokenAuthenticationMiddleware` on the routes that
+    /// take one (`Route.takesAccessTokens`); read through `requireBearer()`.
+    var bearer: AccessTokenVerifier.Bearer?
 
     /// Hummingbird builds one per request from its channel.
     public init(source: ApplicationRequestContextSource) {

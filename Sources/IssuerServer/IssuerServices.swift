@@ -51,7 +51,7 @@ struct IssuerServices: Sendable {
             pool: dependencies.pool, vault: vault, api: appleAPI, verifier: verifier, revocations: appleRevocations, clock: clock,
             events: metrics)
         let sessionProof = SessionProof(
-            verifier: accessTokens, ring: ring, store: SessionProofStore(pool: dependencies.pool), revocation: sessions,
+            store: SessionProofStore(pool: dependencies.pool), revocation: sessions,
             secret: dependencies.serverSecret, clock: clock, grace: configuration.refreshReuseGrace, events: metrics)
         accountSessions = AccountSessions(proof: sessionProof, pool: dependencies.pool, clock: clock)
         accounts = AccountService(
@@ -113,7 +113,7 @@ struct IssuerServices: Sendable {
             events: metrics)
         revocation = TokenRevocation(
             revocation: sessions, clients: configuration.clients, verifier: accessTokens, ring: ring, clock: clock)
-        userInfo = UserInfoService(pool: dependencies.pool, verifier: accessTokens, ring: ring, clock: clock)
+        userInfo = UserInfoService(pool: dependencies.pool, clock: clock)
 
         let callbackURL = base + Route.appleCallback.path
         hostedSignIn = HostedSignIn(

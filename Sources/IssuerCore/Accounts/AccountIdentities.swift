@@ -34,8 +34,7 @@ public struct AccountIdentities: Sendable {
     }
 
     /// The user the bearer names and its identities; `invalid_token` when its session is not live.
-    public func account(accessToken: String) async throws(OAuthError) -> (userID: UUID, identities: [LinkedIdentity]) {
-        let bearer = try proof.bearer(accessToken: accessToken)
+    public func account(bearer: AccessTokenVerifier.Bearer) async throws(OAuthError) -> (userID: UUID, identities: [LinkedIdentity]) {
         let identities: [LinkedIdentity]?
         do {
             identities = try await store.identities(userID: bearer.userID, sessionID: bearer.sessionID, now: clock.now)
@@ -51,10 +50,10 @@ public struct AccountIdentities: Sendable {
     /// Links the identity `idToken` proves (verified as that provider's native sign-in verifies
     /// it) to the user both proofs name.
     public func link(
-        provider: String, idToken: String?, nonce: String?, authorizationCode: String? = nil, accessToken: String,
+        provider: String, idToken: String?, nonce: String?, authorizationCode: String? = nil, bearer: AccessTokenVerifier.Bearer,
         body: Result<String?, OAuthError>, logger: Logger
     ) async throws(OAuthError) -> (userID: UUID, identities: [LinkedIdentity]) {
-        let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
+        let proven = try await proof.prove(bearer: bearer, body: body, logger: logger)
         guard let exchange = exchanges.exchange(named: provider) else {
             throw .invalidRequest("The provider is not one this server offers.")
         }
@@ -95,8 +94,8 @@ public struct AccountIdentities: Sendable {
 
     /// Unlinks the user's identity of `provider`; the last one stays (delete the account instead).
     /// Unlinking Apple revokes the Apple token held, as account deletion does.
-    public func unlink(provider: String, accessToken: String, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
-        let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
+    public func unlink(provider: String, bearer: AccessTokenVerifier.Bearer, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
+        let proven = try await proof.prove(bearer: bearer, body: body, logger: logger)
         let outcome: AccountIdentitiesStore.Unlinked
         do {
             outcome = try await store.unlink(provider: provider, userID: proven.userID, sessionID: proven.sessionID, now: clock.now)

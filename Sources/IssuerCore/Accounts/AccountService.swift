@@ -18,8 +18,8 @@ public struct AccountService: Sendable {
     /// `invalid_request` without a refresh token, `invalid_grant` for one that fails; nothing is
     /// deleted in any of those cases.
     /// - Parameter body: the body's `refresh_token`, or the error reading the body gave.
-    public func deleteAccount(accessToken: String, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
-        let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
+    public func deleteAccount(bearer: AccessTokenVerifier.Bearer, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
+        let proven = try await proof.prove(bearer: bearer, body: body, logger: logger)
         let outcome: AccountDeletion.Outcome?
         do {
             outcome = try await deletion.delete(userID: proven.userID, sessionID: proven.sessionID, reason: .userRequest, logger: logger)

@@ -19,8 +19,7 @@ public struct AccountSessions: Sendable {
 
     /// The user's live sessions and which one is the bearer's. An access token whose session is
     /// no longer live is `invalid_token`, as at `/userinfo`.
-    public func list(accessToken: String) async throws(OAuthError) -> (sessions: [AccountSession], current: UUID) {
-        let bearer = try proof.bearer(accessToken: accessToken)
+    public func list(bearer: AccessTokenVerifier.Bearer) async throws(OAuthError) -> (sessions: [AccountSession], current: UUID) {
         let sessions: [AccountSession]
         do {
             sessions = try await store.live(userID: bearer.userID, now: clock.now)
@@ -35,9 +34,9 @@ public struct AccountSessions: Sendable {
 
     /// Revokes one of the user's live sessions; a `sid` that is not one is `404` and revokes nothing.
     public func revoke(
-        sessionID: String, accessToken: String, body: Result<String?, OAuthError>, logger: Logger
+        sessionID: String, bearer: AccessTokenVerifier.Bearer, body: Result<String?, OAuthError>, logger: Logger
     ) async throws(OAuthError) {
-        let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
+        let proven = try await proof.prove(bearer: bearer, body: body, logger: logger)
         var revoked: Bool? = false
         if let id = UUID(uuidString: sessionID) {
             do {
@@ -52,8 +51,8 @@ public struct AccountSessions: Sendable {
     }
 
     /// Revokes every live session of the user but the one both proofs belong to.
-    public func revokeOthers(accessToken: String, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
-        let proven = try await proof.prove(accessToken: accessToken, body: body, logger: logger)
+    public func revokeOthers(bearer: AccessTokenVerifier.Bearer, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
+        let proven = try await proof.prove(bearer: bearer, body: body, logger: logger)
         let revoked: Int?
         do {
             revoked = try await store.revokeOthers(userID: proven.userID, keeping: proven.sessionID, now: clock.now)

@@ -20,8 +20,6 @@ public struct SessionProof: Sendable {
         public var sessionID: UUID
     }
 
-    private let verifier: AccessTokenVerifier
-    private let ring: @Sendable () -> KeyRing
     private let store: any SessionProofReading
     private let revocation: SessionRevocationStore
     private let successorKey: [UInt8]
@@ -33,11 +31,8 @@ public struct SessionProof: Sendable {
     ///   - secret: the server secret, whose `refresh-token-successor` subkey the refresh grant derives successors under.
     ///   - grace: `ISSUER_REFRESH_REUSE_GRACE`, as the refresh grant applies it.
     public init(
-        verifier: AccessTokenVerifier, ring: @escaping @Sendable () -> KeyRing, store: any SessionProofReading,
-        revocation: SessionRevocationStore, secret: ServerSecret, clock: any WallClock, grace: Duration, events: any AccountEvents
+        store: any SessionProofReading, revocation: SessionRevocationStore, secret: ServerSecret, clock: any WallClock, grace: Duration, events: any AccountEvents
     ) {
-        self.verifier = verifier
-        self.ring = ring
         self.store = store
         self.revocation = revocation
         self.successorKey = RefreshToken.successorKey(from: secret)
@@ -51,19 +46,11 @@ public struct SessionProof: Sendable {
     /// proves nothing, as account deletion answers the same race (docs/reference.md, "Two proofs of one session").
     public static let sessionEnded = OAuthError(.invalidToken, "The access token is invalid.", debug: "session revoked, expired or deleted")
 
-    /// The first proof alone, for requests that only read (docs/reference.md, "Signed-in
-    /// devices"): the access token's user and session, or `invalid_token`.
-    public func bearer(accessToken: String) throws(OAuthError) -> Proven {
-        let bearer = try verifier.bearer(accessToken, ring: ring())
-        return Proven(userID: bearer.userID, sessionID: bearer.sessionID)
-    }
-
     /// Both proofs, or the error to answer: `invalid_token` (401) for the access token,
     /// `invalid_request` without a refresh token, `invalid_grant` for one that fails.
     /// - Parameter body: the request body's `refresh_token`, or why the body could not be read:
     ///   reported only once the bearer passed, so a caller without credentials always gets `401`.
-    public func prove(accessToken: String, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) -> Proven {
-        let bearer = try verifier.bearer(accessToken, ring: ring())
+    public func prove(bearer: AccessTokenVerifier.Bearer, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) -> Proven {
         let refreshToken = try body.get()
         guard let refreshToken, !refreshToken.isEmpty else {
             throw .invalidRequest("The refresh_token parameter is required: this request needs the session's refresh token as well as its access token.")

@@ -1,8 +1,8 @@
 import Foundation
 import JOSE
 
-/// Verifies the issuer's own access tokens (RFC 9068 §4), for `/userinfo` and `DELETE /account`
-/// (docs/reference.md, "UserInfo" and "Account deletion").
+/// Verifies the issuer's own access tokens (RFC 9068 §4), for `/userinfo` and the account
+/// endpoints (docs/reference.md, "UserInfo" and "Two proofs of one session"), once per request.
 ///
 /// The order is cheapest and least trusting first: structure and `alg` (JOSE's RS256 allow-list,
 /// before any key is touched), `typ`, `kid` among the published keys, the signature, then claims.

@@ -2,27 +2,21 @@ import Foundation
 import Postgres
 
 /// OIDC Core §5.3 UserInfo (docs/reference.md, "UserInfo"): the claims the access token's scopes allow, read fresh
-/// from the user, after checking the token (RS256, `typ` `at+jwt`, `iss`, `aud`, `exp`) and its
-/// session (one indexed lookup: not revoked, not expired).
+/// from the user, for a bearer already verified (RS256, `typ` `at+jwt`, `iss`, `aud`, `exp`) by
+/// the request's authentication step, once its session is found live (one indexed lookup: not
+/// revoked, not expired).
 public struct UserInfoService: Sendable {
     private let users: UserStore
-    private let verifier: AccessTokenVerifier
-    private let ring: @Sendable () -> KeyRing
     private let clock: any WallClock
 
-    /// - Parameters:
-    ///   - pool: where the users and sessions are read (through `UserStore`).
-    ///   - ring: the current key ring, against which access tokens are verified.
-    public init(pool: ConnectionPool, verifier: AccessTokenVerifier, ring: @escaping @Sendable () -> KeyRing, clock: any WallClock) {
+    /// - Parameter pool: where the users and sessions are read (through `UserStore`).
+    public init(pool: ConnectionPool, clock: any WallClock) {
         self.users = UserStore(pool: pool)
-        self.verifier = verifier
-        self.ring = ring
         self.clock = clock
     }
 
-    /// The claims as a JSON-ready dictionary; `invalid_token` for any token or session problem.
-    public func claims(accessToken: String) async throws(OAuthError) -> [String: UserInfoValue] {
-        let bearer = try verifier.bearer(accessToken, ring: ring())
+    /// The claims as a JSON-ready dictionary; `invalid_token` when the bearer's session is not live.
+    public func claims(for bearer: AccessTokenVerifier.Bearer) async throws(OAuthError) -> [String: UserInfoValue] {
         let user: UserProfile?
         do {
             user = try await users.user(id: bearer.userID, liveSession: bearer.sessionID, at: clock.now)

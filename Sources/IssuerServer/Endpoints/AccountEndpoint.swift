@@ -3,24 +3,22 @@ import HTTPTypes
 import Hummingbird
 import IssuerCore
 
-/// `DELETE /account` (docs/reference.md, "Account deletion"): the two proofs of one session —
-/// the bearer access token as `/userinfo` takes it (RFC 6750: none answers a bare `401`
-/// challenge, a bad one `invalid_token`) and the session's `refresh_token` in a form or JSON
-/// body — then the account is deleted and `204` answered. The answer waits on Apple for about
-/// 2 seconds at most.
+/// `GET /account` (docs/reference.md, "Linked identities") with the bearer alone, and `DELETE
+/// /account` (docs/reference.md, "Account deletion") with the two proofs of one session — the
+/// bearer access token as `/userinfo` takes it (`AccessTokenAuthenticationMiddleware`) and the
+/// session's `refresh_token` in a form or JSON body — after which the account is deleted and
+/// `204` answered. The answer waits on Apple for about 2 seconds at most.
 struct AccountEndpoint {
     let accounts: AccountService
     let identities: AccountIdentities
 
     func register(on routes: RouteRegistrar) {
         routes.add(.account) { request, context in
-            guard let token = UserInfoEndpoint.bearerToken(request.headers[.authorization]) else {
-                return Self.challenge
-            }
+            let bearer = try context.requireBearer()
             if request.method == .get {
-                return try Self.account(try await identities.account(accessToken: token))
+                return try Self.account(try await identities.account(bearer: bearer))
             }
-            try await accounts.deleteAccount(accessToken: token, body: await Self.refreshToken(request), logger: context.logger)
+            try await accounts.deleteAccount(bearer: bearer, body: await Self.refreshToken(request), logger: context.logger)
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
     }
@@ -51,7 +49,4 @@ struct AccountEndpoint {
         ], options: [.sortedKeys])
         return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(data: body)))
     }
-
-    /// RFC 6750 §3: no credentials at all is a bare `401` challenge.
-    static let challenge = Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer", .cacheControl: "no-store"])
 }

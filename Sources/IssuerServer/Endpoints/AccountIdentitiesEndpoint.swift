@@ -9,7 +9,7 @@ struct AccountIdentitiesEndpoint {
 
     func register(on routes: RouteRegistrar) {
         routes.add(.accountIdentities) { request, context in
-            guard let token = UserInfoEndpoint.bearerToken(request.headers[.authorization]) else { return AccountEndpoint.challenge }
+            let bearer = try context.requireBearer()
             // One read of the body: the second proof and the identity to link.
             let parameters: Result<OAuthParameters, OAuthError>
             do throws(OAuthError) {
@@ -28,13 +28,12 @@ struct AccountIdentitiesEndpoint {
             let fields = try? read.get()
             let account = try await identities.link(
                 provider: fields?.provider ?? "", idToken: fields?.idToken, nonce: fields?.nonce,
-                authorizationCode: fields?.authorizationCode, accessToken: token, body: read.map(\.refreshToken), logger: context.logger)
+                authorizationCode: fields?.authorizationCode, bearer: bearer, body: read.map(\.refreshToken), logger: context.logger)
             return try AccountEndpoint.account(account)
         }
         routes.add(.accountIdentity) { request, context in
-            guard let token = UserInfoEndpoint.bearerToken(request.headers[.authorization]) else { return AccountEndpoint.challenge }
             try await identities.unlink(
-                provider: context.parameters.get("provider") ?? "", accessToken: token, body: await AccountEndpoint.refreshToken(request),
+                provider: context.parameters.get("provider") ?? "", bearer: try context.requireBearer(), body: await AccountEndpoint.refreshToken(request),
                 logger: context.logger)
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }

@@ -11,20 +11,19 @@ struct AccountSessionsEndpoint {
 
     func register(on routes: RouteRegistrar) {
         routes.add(.accountSessions) { request, context in
-            guard let token = UserInfoEndpoint.bearerToken(request.headers[.authorization]) else { return AccountEndpoint.challenge }
+            let bearer = try context.requireBearer()
             if request.method == .delete {
-                try await sessions.revokeOthers(accessToken: token, body: await AccountEndpoint.refreshToken(request), logger: context.logger)
+                try await sessions.revokeOthers(bearer: bearer, body: await AccountEndpoint.refreshToken(request), logger: context.logger)
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])
             }
-            let (list, current) = try await sessions.list(accessToken: token)
+            let (list, current) = try await sessions.list(bearer: bearer)
             let body = try JSONSerialization.data(withJSONObject: ["sessions": list.map { Self.json($0, current: current) }], options: [.sortedKeys])
             return Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(data: body)))
         }
         routes.add(.accountSession) { request, context in
-            guard let token = UserInfoEndpoint.bearerToken(request.headers[.authorization]) else { return AccountEndpoint.challenge }
             try await sessions.revoke(
-                sessionID: context.parameters.get("sid") ?? "", accessToken: token, body: await AccountEndpoint.refreshToken(request),
+                sessionID: context.parameters.get("sid") ?? "", bearer: try context.requireBearer(), body: await AccountEndpoint.refreshToken(request),
                 logger: context.logger)
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }

@@ -133,8 +133,9 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
-    /// docs/reference.md, "DPoP": the endpoints that take our access tokens, where a DPoP-bound one
-    /// must come as `Authorization: DPoP` with a proof (`DPoPResourceMiddleware`).
+    /// docs/reference.md, "UserInfo" and "DPoP": the endpoints that take our access tokens, verified
+    /// once per request by `AccessTokenAuthenticationMiddleware` (a DPoP-bound one must come as
+    /// `Authorization: DPoP` with a proof).
     var takesAccessTokens: Bool {
         switch self {
         case .userinfo, .account, .accountSessions, .accountSession, .accountIdentities, .accountIdentity: true
