@@ -8,6 +8,6 @@ struct IssuerBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "issuer-bench",
         abstract: "Benchmarks of token signing and of a running issuer.",
-        subcommands: [SignCommand.self, ExchangeCommand.self, RefreshCommand.self, TokensCommand.self, RotationScriptCommand.self]
+        subcommands: [SignCommand.self, ProofCommand.self, ExchangeCommand.self, RefreshCommand.self, TokensCommand.self, RotationScriptCommand.self]
     )
 }

@@ -34,28 +34,51 @@ public enum Base64URL {
 
     /// Decodes unpadded base64url (RFC 7515 §2) given as UTF-8 bytes; the JWS parser works on bytes to avoid String copies.
     public static func decode(utf8 encoded: some Collection<UInt8>) -> Data? {
-        let remainder = encoded.count % 4
+        if let decoded = encoded.withContiguousStorageIfAvailable({ decode(contiguous: $0) }) { return decoded }
+        return Array(encoded).withUnsafeBufferPointer { decode(contiguous: $0) }
+    }
+
+    /// Four characters to three bytes straight from the alphabet: every JWS, DPoP proof and provider token is
+    /// decoded here, and a detour through padded standard base64 and Foundation cost more than the rest of parsing.
+    private static func decode(contiguous input: UnsafeBufferPointer<UInt8>) -> Data? {
+        let remainder = input.count % 4
         // One leftover character carries only 6 bits, which cannot form a byte (RFC 4648 §4).
         guard remainder != 1 else { return nil }
-        var standard = [UInt8]()
-        standard.reserveCapacity(encoded.count + 2)
-        var lastValue: UInt8 = 0
-        for byte in encoded {
-            guard let value = sextet(byte) else { return nil }
-            lastValue = value
-            switch byte {
-            case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
-            case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))
-            default: standard.append(byte)
+        let whole = input.count - remainder
+        var output = Data(count: whole / 4 * 3 + max(remainder - 1, 0))
+        let decoded = output.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) -> Bool in
+            var read = 0
+            var written = 0
+            while read < whole {
+                guard let a = sextet(input[read]), let b = sextet(input[read + 1]),
+                    let c = sextet(input[read + 2]), let d = sextet(input[read + 3])
+                else { return false }
+                out[written] = a << 2 | b >> 4
+                out[written + 1] = b << 4 | c >> 2
+                out[written + 2] = c << 6 | d
+                read += 4
+                written += 3
             }
+            switch remainder {
+            case 2:
+                guard let a = sextet(input[read]), let b = sextet(input[read + 1]),
+                    // Unused low bits of the final character must be zero, otherwise the encoding is not
+                    // canonical (RFC 4648 §3.5).
+                    b & 0x0F == 0
+                else { return false }
+                out[written] = a << 2 | b >> 4
+            case 3:
+                guard let a = sextet(input[read]), let b = sextet(input[read + 1]), let c = sextet(input[read + 2]),
+                    c & 0x03 == 0
+                else { return false }
+                out[written] = a << 2 | b >> 4
+                out[written + 1] = b << 4 | c >> 2
+            default:
+                break
+            }
+            return true
         }
-        // Unused low bits of the final character must be zero, otherwise the encoding is not canonical (RFC 4648 §3.5).
-        if remainder == 2, lastValue & 0x0F != 0 { return nil }
-        if remainder == 3, lastValue & 0x03 != 0 { return nil }
-        if remainder != 0 {
-            standard.append(contentsOf: repeatElement(UInt8(ascii: "="), count: 4 - remainder))
-        }
-        return Data(base64Encoded: Data(standard))
+        return decoded ? output : nil
     }
 
     /// Maps a base64url character to its 6-bit value, rejecting everything outside the RFC 4648 §5 alphabet.

@@ -78,7 +78,7 @@ public enum JWS {
         }
         guard header.crit == nil else { throw JOSEError.criticalHeader }
         return JWSParsed(
-            header: header, payload: payload, signature: signature,
+            header: header, headerJSON: headerJSON, payload: payload, signature: signature,
             signingInput: Array(utf8[..<segments[1].endIndex]))
     }
 }
@@ -88,6 +88,9 @@ public enum JWS {
 public struct JWSParsed: Sendable {
     /// The decoded JOSE header (untrusted).
     public let header: JWSHeader
+    /// The header's JSON as it came (untrusted), for a caller that reads a member this module does not model,
+    /// such as a DPoP proof's `jwk` (RFC 9449 §4.2), without decoding the segment a second time.
+    public let headerJSON: Data
     let payload: Data
     let signature: Data
     let signingInput: [UInt8]

@@ -28,3 +28,20 @@ import Testing
         #expect(Base64URL.decode("") == Data())
     }
 }
+
+@Suite struct Base64URLSliceTests {
+    /// The JWS parser hands in slices of a larger array; a slice's indices do not start at zero.
+    @Test func decodesASliceInTheMiddleOfItsArray() {
+        let token = Array("eyJh.QUJD.-_8".utf8)
+        let segments = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        #expect(Base64URL.decode(utf8: segments[1]).map(Array.init) == Array("ABC".utf8))
+        #expect(Base64URL.decode(utf8: segments[2]).map(Array.init) == [0xFB, 0xFF])
+    }
+
+    /// A collection without contiguous storage decodes as its array would.
+    @Test func decodesACollectionWithoutContiguousStorage() {
+        let reversed = Array("QUJDRA".utf8).reversed().reversed()
+        #expect(Base64URL.decode(utf8: reversed).map(Array.init) == Array("ABCD".utf8))
+        #expect(Base64URL.decode(utf8: Array("QR".utf8).reversed().reversed()) == nil)
+    }
+}

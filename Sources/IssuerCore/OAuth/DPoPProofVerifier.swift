@@ -13,6 +13,7 @@ public struct DPoPProofVerifier: Sendable {
     /// The signature algorithms accepted (and listed in discovery as
     /// `dpop_signing_alg_values_supported`): asymmetric only, never `none` or HMAC (RFC 9449 §4.3).
     public static let algorithms: [JWSAlgorithm] = [.es256, .rs256]
+    private static let allowed = Set(algorithms)
     /// How far `iat` may be from now, either way (RFC 9449 §11.1 leaves the window to the server).
     public static let window: TimeInterval = 60
     /// The longest `jti` kept in the replay memory, in bytes.
@@ -36,7 +37,7 @@ public struct DPoPProofVerifier: Sendable {
     public func verify(_ proof: String, method: String, url: String) throws(OAuthError) -> DPoPProof {
         let parsed: JWSParsed
         do {
-            parsed = try JWS.parse(proof, allowedAlgorithms: Set(Self.algorithms), maxLength: Self.maxLength)
+            parsed = try JWS.parse(proof, allowedAlgorithms: Self.allowed, maxLength: Self.maxLength)
         } catch JOSEError.unsupportedAlgorithm {
             throw .invalidDPoPProof("The DPoP proof's alg must be ES256 or RS256.")
         } catch {
@@ -45,7 +46,7 @@ public struct DPoPProofVerifier: Sendable {
         guard parsed.header.typ == Self.type else {
             throw .invalidDPoPProof("The DPoP proof's typ must be dpop+jwt.")
         }
-        let key = try Self.publicKey(proof)
+        let key = try Self.publicKey(parsed.headerJSON)
         let verified: JWSVerified
         do {
             verified = try parsed.verified(with: key)
@@ -77,22 +78,19 @@ public struct DPoPProofVerifier: Sendable {
     }
 
     /// The header's `jwk` as a verification key: a public EC P-256 or RSA key, nothing private.
-    private static func publicKey(_ proof: String) throws(OAuthError) -> JWSVerificationKey {
-        guard let segment = proof.split(separator: ".", omittingEmptySubsequences: false).first,
-              let headerJSON = Base64URL.decode(segment),
-              let header = try? JSONSerialization.jsonObject(with: headerJSON) as? [String: Any],
-              let member = header["jwk"] as? [String: Any]
-        else { throw .invalidDPoPProof("The DPoP proof's header carries no jwk object.") }
-        guard privateMembers.isDisjoint(with: member.keys) else {
+    private static func publicKey(_ headerJSON: Data) throws(OAuthError) -> JWSVerificationKey {
+        // The header JWS.parse already decoded, read once more for the one member it does not model.
+        guard let member = (try? JSONDecoder().decode(ProofHeader.self, from: headerJSON))?.jwk else {
+            throw .invalidDPoPProof("The DPoP proof's header carries no jwk object.")
+        }
+        guard privateMembers.isDisjoint(with: member.names) else {
             throw .invalidDPoPProof("The DPoP proof's jwk must be a public key: it carries a private member.")
         }
         do {
-            // Built from the members already parsed, not re-encoded and decoded again: a proof
-            // comes with every bound refresh. A member of the wrong type is missing, so the key
-            // is refused as a JSONDecoder would refuse it.
-            let string = { (name: String) -> String? in member[name] as? String }
-            guard let kty = string("kty") else { throw JOSEError.invalidKey }
-            let jwk = JWK(kty: kty, n: string("n"), e: string("e"), crv: string("crv"), x: string("x"), y: string("y"))
+            guard let kty = member.strings["kty"] else { throw JOSEError.invalidKey }
+            let jwk = JWK(
+                kty: kty, n: member.strings["n"], e: member.strings["e"], crv: member.strings["crv"], x: member.strings["x"],
+                y: member.strings["y"])
             switch jwk.kty {
             case "EC": return .p256(try P256PublicKey(jwk: jwk))
             case "RSA": return .rsa(try RSAPublicKey(jwk: jwk))
@@ -106,6 +104,41 @@ public struct DPoPProofVerifier: Sendable {
     /// RFC 9449 §4.3 check 9: `htu` is compared without its query and fragment.
     static func withoutQuery(_ htu: String) -> Substring {
         htu.prefix { $0 != "?" && $0 != "#" }
+    }
+
+    /// The one header member a proof adds to a JWS's (RFC 9449 §4.2); a `jwk` that is not an object is none.
+    private struct ProofHeader: Decodable {
+        var jwk: ProofKey?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            jwk = try? container.decodeIfPresent(ProofKey.self, forKey: .jwk)
+        }
+
+        private enum CodingKeys: String, CodingKey { case jwk }
+    }
+
+    /// A proof's `jwk` as its members' names (every one, to refuse private ones) and its string members: a
+    /// member of another type is missing, so such a key is refused as unusable.
+    private struct ProofKey: Decodable {
+        var names: Set<String>
+        var strings: [String: String]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: MemberName.self)
+            names = Set(container.allKeys.map(\.stringValue))
+            strings = [:]
+            for key in container.allKeys {
+                if let value = try? container.decode(String.self, forKey: key) { strings[key.stringValue] = value }
+            }
+        }
+    }
+
+    private struct MemberName: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// The claims of RFC 9449 §4.2 this server reads.
