@@ -90,6 +90,9 @@ func buildRouters(
         verifier: AccessTokenVerifier(
             issuer: configuration.issuerURL.absoluteString, audience: configuration.audience, clock: dependencies.clock),
         ring: { keys.current.ring }, pathPrefix: configuration.pathPrefix))
+    // docs/reference.md, "Two proofs of one session": an account change's refresh token, read
+    // from its body only once the bearer passed.
+    router.add(middleware: SessionProofMiddleware(proof: services.sessionProof))
 
     let routes = RouteRegistrar(router: router, operationsRouter: operationsRouter, table: table)
     OperationsEndpoints(

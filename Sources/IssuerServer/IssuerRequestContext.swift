@@ -18,6 +18,9 @@ public struct IssuerRequestContext: RequestContext, RemoteAddressRequestContext 
     /// The access token, verified once by `AccessTokenAuthenticationMiddleware` on the routes that
     /// take one (`Route.takesAccessTokens`); read through `requireBearer()`.
     var bearer: AccessTokenVerifier.Bearer?
+    /// The session both proofs name, proven by `SessionProofMiddleware` on the requests that
+    /// change an account (`Route.sessionProofFields`); read through `requireSession()`.
+    var session: ProvenSession?
 
     /// Hummingbird builds one per request from its channel.
     public init(source: ApplicationRequestContextSource) {

@@ -17,6 +17,8 @@ struct IssuerServices: Sendable {
     /// docs/reference.md, "Apple token custody": Apple code redemption and token custody; the hosted callback calls it too.
     let appleCustody: AppleTokenCustody
     let appleRevocations: AppleRevocationQueue
+    /// docs/reference.md, "Two proofs of one session": the second proof of every account change.
+    let sessionProof: SessionProof
     let accounts: AccountService
     /// docs/reference.md, "Signed-in devices".
     let accountSessions: AccountSessions
@@ -50,12 +52,11 @@ struct IssuerServices: Sendable {
         appleCustody = AppleTokenCustody(
             pool: dependencies.pool, vault: vault, api: appleAPI, verifier: verifier, revocations: appleRevocations, clock: clock,
             events: metrics)
-        let sessionProof = SessionProof(
+        sessionProof = SessionProof(
             store: SessionProofStore(pool: dependencies.pool), revocation: sessions,
             secret: dependencies.serverSecret, clock: clock, grace: configuration.refreshReuseGrace, events: metrics)
-        accountSessions = AccountSessions(proof: sessionProof, pool: dependencies.pool, clock: clock)
+        accountSessions = AccountSessions(pool: dependencies.pool, clock: clock)
         accounts = AccountService(
-            proof: sessionProof,
             deletion: AccountDeletion(pool: dependencies.pool, clock: clock, revocations: appleRevocations, events: metrics))
         // docs/reference.md, "Apple notifications": the same verifier, and so the same cache of Apple's keys, as the exchange.
         appleNotifications = AppleNotifications(
@@ -100,7 +101,7 @@ struct IssuerServices: Sendable {
         }
         exchanges = ProviderExchanges(apple: appleExchange, others: providerExchanges)
         accountIdentities = AccountIdentities(
-            proof: sessionProof, exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock,
+            exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock,
             events: metrics, custody: appleCustody)
         googleRISC = Self.googleRISC(dependencies)
         dpop = DPoPProofCheck(

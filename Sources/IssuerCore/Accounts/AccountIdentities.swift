@@ -4,10 +4,9 @@ import Postgres
 
 /// One person, several providers (docs/reference.md, "Linked identities"): `GET /account` shows
 /// the user's identities; `POST /account/identities` links one more and
-/// `DELETE /account/identities/{provider}` unlinks one, both with the two proofs of one session.
-/// Links are explicit and made from a signed-in session: never by e-mail here.
+/// `DELETE /account/identities/{provider}` unlinks one, both with the two proofs of one session
+/// (`SessionProof`). Links are explicit and made from a signed-in session: never by e-mail here.
 public struct AccountIdentities: Sendable {
-    private let proof: SessionProof
     private let exchanges: ProviderExchanges
     private let store: AccountIdentitiesStore
     private let revocations: AppleRevocationQueue
@@ -19,13 +18,12 @@ public struct AccountIdentities: Sendable {
     /// - Parameter custody: where an Apple identity's `authorization_code` goes, so that the
     ///   account's deletion can revoke it at Apple as for an Apple sign-in.
     public init(
-        proof: SessionProof, exchanges: ProviderExchanges, pool: ConnectionPool, revocations: AppleRevocationQueue,
+        exchanges: ProviderExchanges, pool: ConnectionPool, revocations: AppleRevocationQueue,
         clock: any WallClock, events: any AccountEvents = UncountedAccountEvents(), custody: AppleTokenCustody? = nil,
         immediateTimeout: Duration = .seconds(2)
     ) {
         self.events = events
         self.custody = custody
-        self.proof = proof
         self.exchanges = exchanges
         self.store = AccountIdentitiesStore(pool: pool, appleProvider: exchanges.apple.provider.name)
         self.revocations = revocations
@@ -50,10 +48,9 @@ public struct AccountIdentities: Sendable {
     /// Links the identity `idToken` proves (verified as that provider's native sign-in verifies
     /// it) to the user both proofs name.
     public func link(
-        provider: String, idToken: String?, nonce: String?, authorizationCode: String? = nil, bearer: AccessTokenVerifier.Bearer,
-        body: Result<String?, OAuthError>, logger: Logger
+        provider: String, idToken: String?, nonce: String?, authorizationCode: String? = nil, by proven: SessionProof.Proven,
+        logger: Logger
     ) async throws(OAuthError) -> (userID: UUID, identities: [LinkedIdentity]) {
-        let proven = try await proof.prove(bearer: bearer, body: body, logger: logger)
         guard let exchange = exchanges.exchange(named: provider) else {
             throw .invalidRequest("The provider is not one this server offers.")
         }
@@ -94,8 +91,7 @@ public struct AccountIdentities: Sendable {
 
     /// Unlinks the user's identity of `provider`; the last one stays (delete the account instead).
     /// Unlinking Apple revokes the Apple token held, as account deletion does.
-    public func unlink(provider: String, bearer: AccessTokenVerifier.Bearer, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
-        let proven = try await proof.prove(bearer: bearer, body: body, logger: logger)
+    public func unlink(provider: String, by proven: SessionProof.Proven, logger: Logger) async throws(OAuthError) {
         let outcome: AccountIdentitiesStore.Unlinked
         do {
             outcome = try await store.unlink(provider: provider, userID: proven.userID, sessionID: proven.sessionID, now: clock.now)

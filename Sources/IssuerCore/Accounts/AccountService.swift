@@ -1,25 +1,19 @@
 import Foundation
 import Logging
 
-/// `DELETE /account` (docs/reference.md, "Account deletion"): the two proofs of one session
-/// (`SessionProof`), then the user is deleted, on the condition, checked inside the deletion's
+/// `DELETE /account` (docs/reference.md, "Account deletion"): for a session the two proofs
+/// (`SessionProof`) name, the user is deleted, on the condition, checked inside the deletion's
 /// transaction, that the session is still live.
 public struct AccountService: Sendable {
-    private let proof: SessionProof
     private let deletion: AccountDeletion
 
-    /// - Parameter proof: the verification step every account-changing request goes through.
-    public init(proof: SessionProof, deletion: AccountDeletion) {
-        self.proof = proof
+    public init(deletion: AccountDeletion) {
         self.deletion = deletion
     }
 
-    /// Deletes the user both proofs name. `invalid_token` for the access token (RFC 6750 §3.1),
-    /// `invalid_request` without a refresh token, `invalid_grant` for one that fails; nothing is
-    /// deleted in any of those cases.
-    /// - Parameter body: the body's `refresh_token`, or the error reading the body gave.
-    public func deleteAccount(bearer: AccessTokenVerifier.Bearer, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
-        let proven = try await proof.prove(bearer: bearer, body: body, logger: logger)
+    /// Deletes the user both proofs name; `invalid_token` (RFC 6750 §3.1), deleting nothing, when
+    /// the proving session ended after its proofs were read.
+    public func deleteAccount(_ proven: SessionProof.Proven, logger: Logger) async throws(OAuthError) {
         let outcome: AccountDeletion.Outcome?
         do {
             outcome = try await deletion.delete(userID: proven.userID, sessionID: proven.sessionID, reason: .userRequest, logger: logger)

@@ -5,14 +5,13 @@ import Postgres
 /// The user's signed-in devices (docs/reference.md, "Signed-in devices"): `GET /account/sessions`
 /// lists the live sessions with the bearer's own marked `current`; revoking one
 /// (`DELETE /account/sessions/{sid}`) or every other one (`DELETE /account/sessions`, "sign out
-/// everywhere else") needs the two proofs of one session, as every account change does.
+/// everywhere else") needs the two proofs of one session (`SessionProof`), as every account
+/// change does.
 public struct AccountSessions: Sendable {
-    private let proof: SessionProof
     private let store: AccountSessionsStore
     private let clock: any WallClock
 
-    public init(proof: SessionProof, pool: ConnectionPool, clock: any WallClock) {
-        self.proof = proof
+    public init(pool: ConnectionPool, clock: any WallClock) {
         self.store = AccountSessionsStore(pool: pool)
         self.clock = clock
     }
@@ -33,10 +32,7 @@ public struct AccountSessions: Sendable {
     }
 
     /// Revokes one of the user's live sessions; a `sid` that is not one is `404` and revokes nothing.
-    public func revoke(
-        sessionID: String, bearer: AccessTokenVerifier.Bearer, body: Result<String?, OAuthError>, logger: Logger
-    ) async throws(OAuthError) {
-        let proven = try await proof.prove(bearer: bearer, body: body, logger: logger)
+    public func revoke(sessionID: String, by proven: SessionProof.Proven, logger: Logger) async throws(OAuthError) {
         var revoked: Bool? = false
         if let id = UUID(uuidString: sessionID) {
             do {
@@ -51,8 +47,7 @@ public struct AccountSessions: Sendable {
     }
 
     /// Revokes every live session of the user but the one both proofs belong to.
-    public func revokeOthers(bearer: AccessTokenVerifier.Bearer, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) {
-        let proven = try await proof.prove(bearer: bearer, body: body, logger: logger)
+    public func revokeOthers(_ proven: SessionProof.Proven, logger: Logger) async throws(OAuthError) {
         let revoked: Int?
         do {
             revoked = try await store.revokeOthers(userID: proven.userID, keeping: proven.sessionID, now: clock.now)

@@ -7,8 +7,8 @@ import Logging
 /// Access tokens travel to every backend and into their logs; refresh tokens stay in the app, so
 /// an access token alone never deletes an account or changes its sign-in methods.
 ///
-/// Steps: bearer → refresh token present and well formed → one read → `SessionProofVerdict` →
-/// on theft, revoke the session. The refresh token is not rotated. Whether the session is still
+/// Steps, for a bearer the request's authentication step already verified: refresh token present
+/// and well formed → one read → `SessionProofVerdict` → on theft, revoke the session. The refresh token is not rotated. Whether the session is still
 /// live when the change is written is the change's own statement to decide (a revocation may land
 /// between this read and that write).
 public struct SessionProof: Sendable {
@@ -46,12 +46,12 @@ public struct SessionProof: Sendable {
     /// proves nothing, as account deletion answers the same race (docs/reference.md, "Two proofs of one session").
     public static let sessionEnded = OAuthError(.invalidToken, "The access token is invalid.", debug: "session revoked, expired or deleted")
 
-    /// Both proofs, or the error to answer: `invalid_token` (401) for the access token,
-    /// `invalid_request` without a refresh token, `invalid_grant` for one that fails.
-    /// - Parameter body: the request body's `refresh_token`, or why the body could not be read:
-    ///   reported only once the bearer passed, so a caller without credentials always gets `401`.
-    public func prove(bearer: AccessTokenVerifier.Bearer, body: Result<String?, OAuthError>, logger: Logger) async throws(OAuthError) -> Proven {
-        let refreshToken = try body.get()
+    /// Both proofs, or the error to answer: `invalid_request` without a refresh token,
+    /// `invalid_grant` for one that fails.
+    /// - Parameters:
+    ///   - bearer: the first proof, the access token as the request's authentication step verified it.
+    ///   - refreshToken: the request body's `refresh_token`, nil when absent.
+    public func prove(bearer: AccessTokenVerifier.Bearer, refreshToken: String?, logger: Logger) async throws(OAuthError) -> Proven {
         guard let refreshToken, !refreshToken.isEmpty else {
             throw .invalidRequest("The refresh_token parameter is required: this request needs the session's refresh token as well as its access token.")
         }

@@ -6,32 +6,19 @@ import IssuerCore
 /// `GET /account` (docs/reference.md, "Linked identities") with the bearer alone, and `DELETE
 /// /account` (docs/reference.md, "Account deletion") with the two proofs of one session — the
 /// bearer access token as `/userinfo` takes it (`AccessTokenAuthenticationMiddleware`) and the
-/// session's `refresh_token` in a form or JSON body — after which the account is deleted and
-/// `204` answered. The answer waits on Apple for about 2 seconds at most.
+/// session's `refresh_token` in a form or JSON body (`SessionProofMiddleware`) — after which the
+/// account is deleted and `204` answered. The answer waits on Apple for about 2 seconds at most.
 struct AccountEndpoint {
     let accounts: AccountService
     let identities: AccountIdentities
 
     func register(on routes: RouteRegistrar) {
         routes.add(.account) { request, context in
-            let bearer = try context.requireBearer()
             if request.method == .get {
-                return try Self.account(try await identities.account(bearer: bearer))
+                return try Self.account(try await identities.account(bearer: try context.requireBearer()))
             }
-            try await accounts.deleteAccount(bearer: bearer, body: await Self.refreshToken(request), logger: context.logger)
+            try await accounts.deleteAccount(try context.requireSession().proven, logger: context.logger)
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
-        }
-    }
-
-    /// The second proof of an account change: the body's `refresh_token`, read now and judged
-    /// after the bearer, so a body problem never answers a caller without credentials. No body
-    /// at all is a missing refresh token.
-    static func refreshToken(_ request: Request) async -> Result<String?, OAuthError> {
-        guard request.headers[.contentType] != nil else { return .success(nil) }
-        do throws(OAuthError) {
-            return .success(try await OAuthParameters.parse(request).optional("refresh_token"))
-        } catch {
-            return .failure(error)
         }
     }
 

@@ -5,26 +5,25 @@ import IssuerCore
 
 /// docs/reference.md, "Signed-in devices": `GET /account/sessions` (the bearer alone) lists the
 /// user's live sessions; `DELETE /account/sessions/{sid}` revokes one and `DELETE
-/// /account/sessions` every other one, both with the two proofs of `DELETE /account`.
+/// /account/sessions` every other one, both with the two proofs of `DELETE /account`, read from
+/// the request context where the authentication steps put them.
 struct AccountSessionsEndpoint {
     let sessions: AccountSessions
 
     func register(on routes: RouteRegistrar) {
         routes.add(.accountSessions) { request, context in
-            let bearer = try context.requireBearer()
             if request.method == .delete {
-                try await sessions.revokeOthers(bearer: bearer, body: await AccountEndpoint.refreshToken(request), logger: context.logger)
+                try await sessions.revokeOthers(try context.requireSession().proven, logger: context.logger)
                 return Response(status: .noContent, headers: [.cacheControl: "no-store"])
             }
-            let (list, current) = try await sessions.list(bearer: bearer)
+            let (list, current) = try await sessions.list(bearer: try context.requireBearer())
             let body = try JSONSerialization.data(withJSONObject: ["sessions": list.map { Self.json($0, current: current) }], options: [.sortedKeys])
             return Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(data: body)))
         }
-        routes.add(.accountSession) { request, context in
+        routes.add(.accountSession) { _, context in
             try await sessions.revoke(
-                sessionID: context.parameters.get("sid") ?? "", bearer: try context.requireBearer(), body: await AccountEndpoint.refreshToken(request),
-                logger: context.logger)
+                sessionID: context.parameters.get("sid") ?? "", by: try context.requireSession().proven, logger: context.logger)
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
     }

@@ -143,6 +143,19 @@ enum Route: String, CaseIterable, Sendable {
         }
     }
 
+    /// docs/reference.md, "Two proofs of one session": the requests that change an account, where
+    /// `SessionProofMiddleware` takes the session's refresh token from the body once the bearer
+    /// passed, with the other fields the endpoint reads from that same body (the identity to link);
+    /// nil where the bearer alone is enough (`GET /account`, `GET /account/sessions`) or the route
+    /// does not serve the method.
+    func sessionProofFields(_ method: HTTPRequest.Method) -> [String]? {
+        switch (self, method) {
+        case (.account, .delete), (.accountSessions, .delete), (.accountSession, .delete), (.accountIdentity, .delete): []
+        case (.accountIdentities, .post): ["provider", "id_token", "nonce", "authorization_code"]
+        default: nil
+        }
+    }
+
     /// docs/reference.md, "Browser clients": the endpoints a browser client calls from another
     /// origin, which answer CORS (preflight included) to the origins the clients list. The JWKS
     /// and discovery are public and answer `Access-Control-Allow-Origin: *` themselves.
