@@ -143,6 +143,17 @@ let package = Package(
             path: "Benchmarks/IssuerBench",
             swiftSettings: swiftSettings
         ),
+        // The fuzz harnesses' checks, one type per parser of untrusted input (Fuzz/Harnesses): run
+        // by the libFuzzer targets below (scripts/fuzz), and on every seed of Fuzz/corpus by
+        // FuzzCorpusTests. Some `@testable import` the modules, which debug builds and scripts/fuzz
+        // allow; a release build of every target (no `--product`, which every script names) needs
+        // `-Xswiftc -enable-testing` for it.
+        .target(
+            name: "FuzzHarnesses",
+            dependencies: ["IssuerCore", "JOSE", "Postgres", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Fuzz/Harnesses",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
@@ -200,37 +211,34 @@ let package = Package(
             dependencies: ["issuer", "IssuerCore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "FuzzCorpusTests",
+            dependencies: ["FuzzHarnesses"],
+            swiftSettings: swiftSettings
+        ),
     ]
 )
 
-// libFuzzer targets (scripts/fuzz): Fuzz/<Name>/main.swift built as `Fuzz<Name>` against the
-// modules themselves, so every file of a module is fuzzed as shipped. Declared only under
-// ISSUER_FUZZ=1, which scripts/fuzz sets together with AddressSanitizer and libFuzzer coverage,
-// so a plain `swift build` or `swift test` never sees them.
+// libFuzzer targets (scripts/fuzz): Fuzz/<Name>/main.swift, the entry points libFuzzer calls, built
+// as `Fuzz<Name>` around its harness in FuzzHarnesses, against the modules themselves, so every
+// file of a module is fuzzed as shipped. Declared only under ISSUER_FUZZ=1, which scripts/fuzz
+// sets together with AddressSanitizer and libFuzzer coverage, so a plain `swift build` or
+// `swift test` never sees them (`swift test` replays the corpus through the harnesses instead).
 if Context.environment["ISSUER_FUZZ"] != nil {
-    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
-        ("CacheControl", ["IssuerCore"]),
-        ("ForwardedFor", ["IssuerCore"]),
-        ("FormBody", ["IssuerCore"]),
-        ("JSONBody", ["IssuerCore"]),
-        ("JWS", ["JOSE", .product(name: "Crypto", package: "swift-crypto")]),
-        ("JWK", ["JOSE"]),
-        ("AppleNotificationEvent", ["IssuerCore", "Postgres"]),
-        ("AppleUserJSON", ["IssuerCore"]),
-        ("AuthorizationState", ["IssuerCore", "JOSE", .product(name: "Crypto", package: "swift-crypto")]),
-        ("RedirectURI", ["IssuerCore"]),
-        ("BrowserParameters", ["IssuerCore"]),
+    let fuzzTargets = [
+        "CacheControl", "ForwardedFor", "FormBody", "JSONBody", "JWS", "JWK", "AppleNotificationEvent",
+        "AppleUserJSON", "AuthorizationState", "RedirectURI", "BrowserParameters",
     ]
     package.targets.append(.target(name: "LibFuzzer", path: "Fuzz/LibFuzzer"))
-    for target in fuzzTargets {
+    for name in fuzzTargets {
         package.targets.append(.executableTarget(
-            name: "Fuzz\(target.name)",
-            dependencies: target.dependencies + ["LibFuzzer"],
-            path: "Fuzz/\(target.name)",
+            name: "Fuzz\(name)",
+            dependencies: ["FuzzHarnesses", "LibFuzzer"],
+            path: "Fuzz/\(name)",
             swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])],
             // The libFuzzer runtime (its `main` is overridden, see Fuzz/LibFuzzer/include).
             linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]
         ))
-        package.products.append(.executable(name: "Fuzz\(target.name)", targets: ["Fuzz\(target.name)"]))
+        package.products.append(.executable(name: "Fuzz\(name)", targets: ["Fuzz\(name)"]))
     }
 }

@@ -1,43 +1,13 @@
-// libFuzzer target: the query or form body of a browser request (the authorization, callback and
-// logout endpoints). Built by scripts/fuzz against IssuerCore.
-import Foundation
-import IssuerCore
+// libFuzzer target: the entry points libFuzzer calls, around BrowserParametersHarness (Fuzz/Harnesses), which
+// holds what is fuzzed and checked; `swift test` replays Fuzz/corpus/BrowserParameters through the same harness.
+// Built by scripts/fuzz.
+import FuzzHarnesses
 import LibFuzzer
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBrowserParameters(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let pairs = FormURLEncoding.pairs(text)
-    guard let parameters = try? BrowserParameters.parse(text) else {
-        precondition(pairs == nil, "a well-encoded text was refused: \(text.debugDescription)")
-        return 0
-    }
-    precondition(pairs != nil, "a malformed text was accepted")
-    // Empty values count as absent; a repeated name is one that is also present.
-    precondition(!parameters.values.values.contains(""), "an empty value kept")
-    precondition(parameters.repeated.isSubset(of: Set(parameters.values.keys)), "repeated names not present")
-    // Each name's first non-empty value, in the text's order.
-    for (name, value) in pairs! where !value.isEmpty {
-        precondition(parameters[name] != nil)
-        if parameters[name] != value { precondition(parameters.repeated.contains(name), "\(name) not first or not reported") }
-    }
-    // Encoding the values again gives the same parameters, with nothing repeated.
-    let encoded = parameters.values.sorted { $0.key < $1.key }.map { "\(encode($0.key))=\(encode($0.value))" }.joined(separator: "&")
-    let again = try? BrowserParameters.parse(encoded)
-    precondition(again?.values == parameters.values && again?.repeated.isEmpty == true, "round trip changed \(parameters)")
-    // The OAuth body parser reads the same pairs, refusing only what repeats.
-    if let body = try? OAuthRequestBody.parseForm(text) {
-        precondition(parameters.repeated.isEmpty, "the OAuth parser accepted a repeated name")
-        for (name, value) in parameters.values { precondition(body.values[name] == value) }
-    }
+    BrowserParametersHarness.run(UnsafeRawBufferPointer(start: data, count: size))
     return 0
-}
-
-/// RFC 3986 unreserved: everything else is percent-encoded.
-private let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-private func encode(_ text: String) -> String {
-    text.addingPercentEncoding(withAllowedCharacters: unreserved)!
 }
 
 /// The executable's `main` (SwiftPM's name for it): libFuzzer's driver.
