@@ -58,11 +58,13 @@ struct IssuerServices: Sendable {
         accountSessions = AccountSessions(pool: dependencies.pool, clock: clock)
         accounts = AccountService(
             deletion: AccountDeletion(pool: dependencies.pool, clock: clock, revocations: appleRevocations, events: metrics))
+        // docs/design.md, "Security events": one pipeline under every provider's decoder.
+        let securityEvents = SecurityEventPipeline(pool: dependencies.pool, clock: clock, events: metrics)
         // docs/reference.md, "Apple notifications": the same verifier, and so the same cache of Apple's keys, as the exchange.
         appleNotifications = AppleNotifications(
             verifier: verifier,
             audiences: Set((configuration.appleClientIDs ?? []) + (configuration.appleServicesID.map { [$0] } ?? [])),
-            pool: dependencies.pool, clock: clock, events: metrics)
+            pipeline: securityEvents, clock: clock, events: metrics)
 
         let signIns = SignInStore(
             pool: dependencies.pool, clock: clock,
@@ -103,7 +105,7 @@ struct IssuerServices: Sendable {
         accountIdentities = AccountIdentities(
             exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock,
             events: metrics, custody: appleCustody)
-        googleRISC = Self.googleRISC(dependencies)
+        googleRISC = Self.googleRISC(dependencies, pipeline: securityEvents)
         dpop = DPoPProofCheck(
             pool: dependencies.pool, clock: clock, issuerURL: issuerURL,
             nonces: configuration.dpopNonce ? DPoPNonces(secret: dependencies.serverSecret, clock: clock) : nil)
@@ -136,7 +138,7 @@ struct IssuerServices: Sendable {
     /// docs/reference.md, "Google's account-protection events": the receiver for every provider of kind `google`, its tokens
     /// verified through a cache of the keys at `risc_jwks_uri` (the first provider's, Google's
     /// published one unless set), kept by the rules of every remote key set.
-    static func googleRISC(_ dependencies: IssuerDependencies) -> GoogleRISC? {
+    static func googleRISC(_ dependencies: IssuerDependencies, pipeline: SecurityEventPipeline) -> GoogleRISC? {
         let google = dependencies.configuration.providers.providers.filter { $0.kind == .google }
         guard let first = google.first else { return nil }
         let metrics = dependencies.metrics
@@ -146,7 +148,7 @@ struct IssuerServices: Sendable {
             name: "google_risc", events: metrics)
         return GoogleRISC(
             verifier: IdentityTokenVerifier(provider: GoogleRISC.identityProvider, keys: keys, clock: dependencies.clock),
-            providers: google.map(GoogleRISC.Provider.init), pool: dependencies.pool, clock: dependencies.clock,
+            providers: google.map(GoogleRISC.Provider.init), pipeline: pipeline, clock: dependencies.clock,
             events: metrics)
     }
 

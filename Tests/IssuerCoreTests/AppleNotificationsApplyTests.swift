@@ -2,37 +2,11 @@ import Foundation
 @testable import IssuerCore
 import Testing
 
-/// What one verified Apple notification changes, against fake changes (docs/reference.md,
-/// "Apple notifications"); the statements run against PostgreSQL in `AppleNotificationsTests`.
+/// What one verified Apple notification changes, its events decoded by `AppleNotifications` and
+/// applied by `SecurityEventPipeline` against a fake store (docs/reference.md, "Apple
+/// notifications"); the statements run against PostgreSQL in `AppleNotificationsTests`.
 @Suite("Apple notifications: what each event changes")
 struct AppleNotificationsApplyTests {
-    /// Records each change; knows one Apple account and whether a `jti` was seen.
-    final class FakeChanges: AppleNotificationChanges {
-        var seenJTIs: Set<String> = []
-        var users: [String: UUID] = [:]
-        var changes: [String] = []
-
-        func recordOnce(jti: String, type: String, now: Date) throws -> Bool {
-            seenJTIs.insert(jti).inserted
-        }
-
-        func userID(provider: String, subject: String) throws -> UUID? {
-            provider == "apple" ? users[subject] : nil
-        }
-
-        func setEmailForwarding(userID: UUID, enabled: Bool, at time: Date) throws {
-            changes.append("forwarding \(enabled) \(time.timeIntervalSince1970)")
-        }
-
-        func revokeConsent(userID: UUID, by time: Date, now: Date) throws {
-            changes.append("consent \(time.timeIntervalSince1970)")
-        }
-
-        func deleteAccount(userID: UUID, now: Date) throws {
-            changes.append("delete")
-        }
-    }
-
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     let userID = UUID()
 
@@ -45,22 +19,27 @@ struct AppleNotificationsApplyTests {
             payload: payload, issuer: "https://appleid.apple.com", audiences: ["com.example.app"], now: now, leeway: 60)
     }
 
-    func changes() -> FakeChanges {
-        let changes = FakeChanges()
-        changes.users["apple.sub"] = userID
+    func changes() -> FakeSecurityEventStore {
+        let changes = FakeSecurityEventStore()
+        changes.users["apple/apple.sub"] = userID
         return changes
     }
 
-    @Test("each kind makes its one change to the user with that Apple identity")
+    /// The event decoded and applied, answered as Apple's notifications answer.
+    func apply(_ event: AppleNotificationEvent, provider: String, to changes: FakeSecurityEventStore) throws -> (AppleNotifications.Outcome, UUID?) {
+        AppleNotifications.outcome(try SecurityEventPipeline.apply(AppleNotifications.delivery(event, provider: provider), to: changes, now: now))
+    }
+
+    @Test("each kind makes its changes to the user with that Apple identity")
     func eachKind() throws {
         for (type, change) in [
-            ("email-enabled", "forwarding true 1799999990.0"), ("email-disabled", "forwarding false 1799999990.0"),
-            ("consent-revoked", "consent 1799999990.0"), ("account-delete", "delete"),
+            ("email-enabled", ["forwarding true 1799999990.0"]), ("email-disabled", ["forwarding false 1799999990.0"]),
+            ("consent-revoked", ["revoke apple consent revoked", "drop grants 1799999990.0"]), ("account-delete", ["delete"]),
         ] {
             let changes = changes()
-            let (outcome, user) = try AppleNotifications.apply(try event(type), provider: "apple", to: changes, now: now)
+            let (outcome, user) = try apply(try event(type), provider: "apple", to: changes)
             #expect(outcome == .applied && user == userID, "\(type)")
-            #expect(changes.changes == [change], "\(type)")
+            #expect(changes.changes == change, "\(type)")
         }
     }
 
@@ -68,8 +47,8 @@ struct AppleNotificationsApplyTests {
     func duplicate() throws {
         let changes = changes()
         let event = try event("account-delete", jti: "once")
-        _ = try AppleNotifications.apply(event, provider: "apple", to: changes, now: now)
-        let (outcome, user) = try AppleNotifications.apply(event, provider: "apple", to: changes, now: now)
+        _ = try apply(event, provider: "apple", to: changes)
+        let (outcome, user) = try apply(event, provider: "apple", to: changes)
         #expect(outcome == .duplicate && user == nil)
         #expect(changes.changes == ["delete"])
     }
@@ -77,12 +56,20 @@ struct AppleNotificationsApplyTests {
     @Test("no user with that Apple identity, or a type not acted on: nothing to do")
     func nothingToDo() throws {
         let unknownUser = changes()
-        let (noUser, nobody) = try AppleNotifications.apply(try event("account-delete", subject: "other"), provider: "apple", to: unknownUser, now: now)
+        let (noUser, nobody) = try apply(try event("account-delete", subject: "other"), provider: "apple", to: unknownUser)
         #expect(noUser == .nothingToDo && nobody == nil)
         let unknownType = changes()
-        let (outcome, user) = try AppleNotifications.apply(try event("something-new"), provider: "apple", to: unknownType, now: now)
+        let (outcome, user) = try apply(try event("something-new"), provider: "apple", to: unknownType)
         #expect(outcome == .nothingToDo && user == userID)
         #expect(unknownUser.changes.isEmpty && unknownType.changes.isEmpty)
-        #expect(unknownType.seenJTIs.count == 1, "its jti is still recorded, so a redelivery is a duplicate")
+        #expect(unknownType.seenIDs.count == 1, "its jti is still recorded, so a redelivery is a duplicate")
+    }
+
+    @Test("account-delete deletes the account sending nothing to Apple; every jti is recorded as Apple's")
+    func deletionAndSender() throws {
+        let changes = changes()
+        _ = try apply(try event("account-delete", jti: "gone"), provider: "apple", to: changes)
+        #expect(changes.deletions == ["apple account deleted, revoke false"])
+        #expect(changes.seenIDs == ["apple/gone"])
     }
 }

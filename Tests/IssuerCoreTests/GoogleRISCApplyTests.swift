@@ -2,36 +2,11 @@ import Foundation
 @testable import IssuerCore
 import Testing
 
-/// What each of Google's security events changes, against fake changes (docs/reference.md,
-/// "Google's account-protection events"); the statements run against PostgreSQL in
-/// `GoogleRISCEndpointTests`.
+/// What each of Google's security events changes, decoded by `GoogleRISC` and applied by
+/// `SecurityEventPipeline` against a fake store (docs/reference.md, "Google's account-protection
+/// events"); the statements run against PostgreSQL in `GoogleRISCEndpointTests`.
 @Suite("Google RISC: what each event changes")
 struct GoogleRISCApplyTests {
-    /// Records each change; knows which (provider, subject) belongs to which user, and which user keeps another identity.
-    final class FakeChanges: GoogleRISCChanges {
-        var seenJTIs: Set<String> = []
-        var users: [String: UUID] = [:]
-        var keepsAnotherIdentity: Set<UUID> = []
-        var changes: [String] = []
-
-        func recordOnce(jti: String, types: String, now: Date) throws -> Bool { seenJTIs.insert(jti).inserted }
-        func userID(provider: String, subject: String) throws -> UUID? { users["\(provider)/\(subject)"] }
-        func revokeSessions(userID: UUID, begunBy time: Date, reason: String, now: Date) throws { changes.append("revoke \(reason)") }
-        func disable(provider: String, subject: String, reason: String?, at time: Date) throws {
-            changes.append("disable \(provider) \(reason ?? "-")")
-        }
-        func enable(provider: String, subject: String, at time: Date) throws { changes.append("enable \(provider)") }
-        func requireCredentialChange(provider: String, subject: String, at time: Date) throws { changes.append("credential \(provider)") }
-        func unlink(provider: String, subject: String, userID: UUID) throws -> Bool {
-            changes.append("unlink \(provider)")
-            return keepsAnotherIdentity.contains(userID)
-        }
-        func deleteAccount(userID: UUID, now: Date) throws -> Bool {
-            changes.append("delete")
-            return true
-        }
-    }
-
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     let userID = UUID()
 
@@ -46,14 +21,16 @@ struct GoogleRISCApplyTests {
         return try GoogleRISCToken(payload: payload, issuer: ProviderSettings.Google.riscIssuer, audiences: ["google-client"], now: now, leeway: 60)
     }
 
-    func changes() -> FakeChanges {
-        let changes = FakeChanges()
+    func changes() -> FakeSecurityEventStore {
+        let changes = FakeSecurityEventStore()
         changes.users["google/g.sub"] = userID
         return changes
     }
 
-    func apply(_ token: GoogleRISCToken, to changes: FakeChanges, providers: [String] = ["google"]) throws -> [GoogleRISC.EventResult]? {
-        try GoogleRISC.apply(token, providers: providers, to: changes, now: now).results
+    func apply(
+        _ token: GoogleRISCToken, to changes: FakeSecurityEventStore, providers: [String] = ["google"]
+    ) throws -> [SecurityEventPipeline.EventResult]? {
+        try SecurityEventPipeline.apply(GoogleRISC.delivery(token, providers: providers), to: changes, now: now)
     }
 
     @Test("each kind makes its changes to the identity's user", arguments: [
@@ -91,7 +68,7 @@ struct GoogleRISCApplyTests {
         changes.changes = []
         #expect(try apply(once, to: changes) == nil)
 
-        let unknown = FakeChanges()
+        let unknown = FakeSecurityEventStore()
         let results = try #require(try apply(try token("sessions-revoked"), to: unknown))
         #expect(results.map(\.applied) == [false] && results.first?.users == [])
         let verification = try #require(try apply(try token("verification"), to: changes))
@@ -107,5 +84,13 @@ struct GoogleRISCApplyTests {
         let results = try #require(try apply(try token("account-enabled"), to: changes, providers: ["google", "google-work"]))
         #expect(results.first?.users == [userID, other])
         #expect(changes.changes == ["enable google", "enable google-work"])
+    }
+
+    @Test("account-purged deletes an orphaned user as account deletion does, Apple tokens revoked; every jti is recorded as Google's")
+    func purgedDeletionAndSender() throws {
+        let changes = changes()
+        _ = try apply(try token("account-purged", jti: "purged"), to: changes)
+        #expect(changes.deletions == ["google account purged, revoke true"])
+        #expect(changes.seenIDs == ["google/purged"])
     }
 }

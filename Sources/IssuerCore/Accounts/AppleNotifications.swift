@@ -1,11 +1,11 @@
 import Foundation
 import Logging
-import Postgres
 
-/// docs/reference.md, "Apple notifications": applies Apple's server-to-server notifications. The payload is verified like an
-/// identity token, through the same cache of Apple's keys (docs/design.md, "Apple and remote parties"); each event is
-/// applied once per `jti`, in the same transaction that records the `jti`, so a redelivery or
-/// two processes receiving the same event change nothing twice.
+/// docs/reference.md, "Apple notifications": the decoder of Apple's server-to-server
+/// notifications over `SecurityEventPipeline` (docs/design.md, "Security events"). The payload
+/// is verified like an identity token, through the same cache of Apple's keys (docs/design.md,
+/// "Apple and remote parties"), and read as one `SecurityEvent` by the table of that section; the
+/// pipeline applies it once per `jti`.
 public struct AppleNotifications: Sendable {
     /// What happened to one notification.
     public enum Outcome: Sendable, Equatable {
@@ -17,23 +17,26 @@ public struct AppleNotifications: Sendable {
         case duplicate
     }
 
+    /// Whose `jti`s these are, in the record of received events.
+    static let sender = "apple"
+
     private let verifier: IdentityTokenVerifier
     private let audiences: Set<String>
-    private let store: any AppleNotificationStoring
+    private let pipeline: SecurityEventPipeline
     private let clock: any WallClock
     private let events: any AccountEvents
 
     /// - Parameters:
     ///   - verifier: the very verifier (and so JWKS cache) of the native exchange.
     ///   - audiences: `ISSUER_APPLE_CLIENT_IDS` and `ISSUER_APPLE_SERVICES_ID`.
-    public init(verifier: IdentityTokenVerifier, audiences: Set<String>, pool: ConnectionPool, clock: any WallClock, events: any AccountEvents) {
-        self.init(verifier: verifier, audiences: audiences, store: AppleNotificationStore(pool: pool), clock: clock, events: events)
-    }
-
-    init(verifier: IdentityTokenVerifier, audiences: Set<String>, store: any AppleNotificationStoring, clock: any WallClock, events: any AccountEvents) {
+    ///   - pipeline: what applies the events, as it applies every provider's.
+    public init(
+        verifier: IdentityTokenVerifier, audiences: Set<String>, pipeline: SecurityEventPipeline, clock: any WallClock,
+        events: any AccountEvents
+    ) {
         self.verifier = verifier
         self.audiences = audiences
-        self.store = store
+        self.pipeline = pipeline
         self.clock = clock
         self.events = events
     }
@@ -62,19 +65,9 @@ public struct AppleNotifications: Sendable {
             logger.warning("Apple notification refused", metadata: ["error": "\(error)"])
             throw .invalidRequest("The notification payload failed verification.", debug: "\(error)")
         }
-        let now = clock.now
-        let provider = verifier.provider.name
-        let result: (Outcome, UUID?)
-        do {
-            result = try await store.inTransaction { changes in try Self.apply(event, provider: provider, to: changes, now: now) }
-        } catch {
-            throw .storage(error)
-        }
-        let (outcome, userID) = result
+        let results = try await pipeline.apply(Self.delivery(event, provider: verifier.provider.name))
+        let (outcome, userID) = Self.outcome(results)
         events.appleNotification(type: outcome == .duplicate ? "duplicate" : event.kind.name)
-        if outcome == .applied, event.kind == .accountDeleted {
-            events.accountDeleted(reason: AccountDeletion.Reason.appleAccountDeleted.rawValue)
-        }
         // Never the email, nor Apple's user id: the internal id is enough to follow the user.
         logger.notice("Apple notification", metadata: [
             "type": "\(event.kind.name)", "outcome": "\(outcome)", "user": "\(userID?.uuidString.lowercased() ?? "-")",
@@ -82,23 +75,35 @@ public struct AppleNotifications: Sendable {
         return outcome
     }
 
-    /// What one verified event changes: nothing twice for one `jti`, nothing for an Apple
-    /// account no user has, and per kind the table of docs/reference.md, "Apple notifications".
-    static func apply(
-        _ event: AppleNotificationEvent, provider: String, to changes: any AppleNotificationChanges, now: Date
-    ) throws -> (Outcome, UUID?) {
-        guard try changes.recordOnce(jti: event.jti, type: event.kind.name, now: now) else { return (.duplicate, nil) }
-        guard let userID = try changes.userID(provider: provider, subject: event.subject) else { return (.nothingToDo, nil) }
+    /// What one verified notification is, for the pipeline: one event about the identity of
+    /// `provider` (Apple's) with Apple's user id, and per kind the effects of the table of
+    /// docs/reference.md, "Apple notifications".
+    static func delivery(_ event: AppleNotificationEvent, provider: String) -> SecurityEventPipeline.Delivery {
+        let effects: [SecurityEvent.Effect]
         switch event.kind {
         case .emailDisabled, .emailEnabled:
-            try changes.setEmailForwarding(userID: userID, enabled: event.kind == .emailEnabled, at: event.time)
+            effects = [.recorded(.emailForwarding(enabled: event.kind == .emailEnabled), at: event.time)]
         case .consentRevoked:
-            try changes.revokeConsent(userID: userID, by: event.time, now: now)
+            // Every session of the user that began by the event (at `event_time`'s millisecond
+            // precision), whichever provider signed it in, as Google's security events do: a
+            // sign-in after it is a new consent. Apple has already ended this authorization, so
+            // its tokens and codes kept by then are dropped, with nothing to revoke there.
+            effects = [.sessionsRevoked(begunBy: event.time, reason: "apple consent revoked"), .heldGrantsDropped(keptBy: event.time)]
         case .accountDeleted:
-            try changes.deleteAccount(userID: userID, now: now)
+            // Nothing is sent to Apple: Apple deleted the account first.
+            effects = [.accountDeleted(.appleAccountDeleted, revokeHeldTokens: false)]
         case .unknown:
-            return (.nothingToDo, userID)
+            effects = []
         }
-        return (.applied, userID)
+        return SecurityEventPipeline.Delivery(
+            sender: sender, id: event.jti, providers: [provider],
+            events: [SecurityEvent(name: event.kind.name, subject: event.subject, effects: effects)])
+    }
+
+    /// The pipeline's results for one notification as Apple's answer tells them, with the user
+    /// its identity names: nil results (a `jti` applied before) are a duplicate.
+    static func outcome(_ results: [SecurityEventPipeline.EventResult]?) -> (Outcome, UUID?) {
+        guard let result = results?.first else { return (.duplicate, nil) }
+        return (result.applied ? .applied : .nothingToDo, result.users.first)
     }
 }

@@ -1,12 +1,11 @@
 import Foundation
 import Logging
-import Postgres
 
-/// docs/reference.md, "Google's account-protection events": applies Google's Cross-Account Protection (RISC) security event
-/// tokens (RFC 8417), as `AppleNotifications` applies Apple's notifications. The token is verified
-/// like an ID token, through a cache of Google's RISC keys; its events are applied once per `jti`,
-/// in the same transaction that records the `jti`, so a redelivery or two processes receiving the
-/// same token change nothing twice.
+/// docs/reference.md, "Google's account-protection events": the decoder of Google's
+/// Cross-Account Protection (RISC) security event tokens (RFC 8417) over `SecurityEventPipeline`
+/// (docs/design.md, "Security events"), as `AppleNotifications` is of Apple's notifications. The
+/// token is verified like an ID token, through a cache of Google's RISC keys, and its events read
+/// as `SecurityEvent`s by the table of that section; the pipeline applies them once per `jti`.
 public struct GoogleRISC: Sendable {
     /// What happened to one token.
     public enum Outcome: Sendable, Equatable {
@@ -47,23 +46,26 @@ public struct GoogleRISC: Sendable {
     /// Whose tokens are accepted: Google's RISC issuer, RS256 only.
     public static let identityProvider = IdentityProvider(name: "google-risc", issuer: ProviderSettings.Google.riscIssuer)
 
+    /// Whose `jti`s these are, in the record of received events.
+    static let sender = "google"
+
     private let verifier: IdentityTokenVerifier
     private let providers: [Provider]
-    private let store: any GoogleRISCStoring
+    private let pipeline: SecurityEventPipeline
     private let clock: any WallClock
     private let events: any AccountEvents
 
     /// - Parameters:
     ///   - verifier: `identityProvider` over a cache of the keys at the providers' `risc_jwks_uri`.
     ///   - providers: every configured provider of kind `google`.
-    public init(verifier: IdentityTokenVerifier, providers: [Provider], pool: ConnectionPool, clock: any WallClock, events: any AccountEvents) {
-        self.init(verifier: verifier, providers: providers, store: GoogleRISCStore(pool: pool), clock: clock, events: events)
-    }
-
-    init(verifier: IdentityTokenVerifier, providers: [Provider], store: any GoogleRISCStoring, clock: any WallClock, events: any AccountEvents) {
+    ///   - pipeline: what applies the events, as it applies every provider's.
+    public init(
+        verifier: IdentityTokenVerifier, providers: [Provider], pipeline: SecurityEventPipeline, clock: any WallClock,
+        events: any AccountEvents
+    ) {
         self.verifier = verifier
         self.providers = providers
-        self.store = store
+        self.pipeline = pipeline
         self.clock = clock
         self.events = events
     }
@@ -85,31 +87,29 @@ public struct GoogleRISC: Sendable {
             logger.warning("Google security event refused", metadata: ["err": "\(refusal.code.rawValue)", "error": "\(refusal.debug)"])
             throw .refused(refusal)
         }
-        let now = clock.now
         let providerIDs = providers.filter { !$0.audiences.isDisjoint(with: set.audiences) }.map(\.id)
-        let applied: Applied
-        do {
-            applied = try await store.inTransaction { changes in try Self.apply(set, providers: providerIDs, to: changes, now: now) }
+        let applied: [SecurityEventPipeline.EventResult]?
+        do throws(OAuthError) {
+            applied = try await pipeline.apply(Self.delivery(set, providers: providerIDs))
         } catch {
-            throw .failed(.storage(error))
+            throw .failed(error)
         }
-        guard let results = applied.results else {
+        guard let applied else {
             events.googleSecurityEvent(type: "duplicate")
             logger.notice("Google security event", metadata: ["jti": "\(set.jti.escapingControlCharacters)", "outcome": "duplicate"])
             return .duplicate
         }
-        for result in results {
-            events.googleSecurityEvent(type: result.event.kind.name)
-            if result.deleted != nil { events.accountDeleted(reason: AccountDeletion.Reason.googleAccountPurged.rawValue) }
+        for (event, result) in zip(set.events, applied) {
+            events.googleSecurityEvent(type: event.kind.name)
             // Never Google's `sub`: the internal id is enough to follow the user.
             var metadata: Logger.Metadata = [
-                "type": "\(result.event.kind.name)", "outcome": "\(result.applied ? "applied" : "nothing to do")",
+                "type": "\(event.kind.name)", "outcome": "\(result.applied ? "applied" : "nothing to do")",
                 "user": "\(result.users.isEmpty ? "-" : result.users.map { $0.uuidString.lowercased() }.joined(separator: ","))",
             ]
-            if let reason = result.event.reason { metadata["reason"] = "\(reason.escapingControlCharacters)" }
-            if let state = result.event.state { metadata["state"] = "\(state)" }
+            if let reason = event.reason { metadata["reason"] = "\(reason.escapingControlCharacters)" }
+            if let state = event.state { metadata["state"] = "\(state)" }
             if let deleted = result.deleted { metadata["deleted"] = .identifier(deleted) }
-            switch result.event.kind {
+            switch event.kind {
             case .accountDisabled, .credentialChangeRequired:
                 // Recorded for operators (`issuer users show`); worth a look whatever the reason.
                 logger.warning("Google security event", metadata: metadata)
@@ -117,7 +117,7 @@ public struct GoogleRISC: Sendable {
                 logger.notice("Google security event", metadata: metadata)
             }
         }
-        return results.contains(where: \.applied) ? .applied : .nothingToDo
+        return applied.contains(where: \.applied) ? .applied : .nothingToDo
     }
 
     /// The signature (through the cache of Google's RISC keys), then the claims; each refusal
@@ -152,79 +152,36 @@ public struct GoogleRISC: Sendable {
         }
     }
 
-    /// What one event did.
-    struct EventResult: Sendable {
-        var event: GoogleRISCEvent
-        /// Whether it changed anything.
-        var applied: Bool
-        /// The users with the identity it concerns.
-        var users: [UUID]
-        /// The user deleted because the event removed its last identity.
-        var deleted: UUID?
+    /// What a verified token is, for the pipeline: its events about the identities of
+    /// `providers` (the Google providers its `aud` names), and per kind the effects of the table of
+    /// docs/reference.md, "Google's account-protection events".
+    static func delivery(_ set: GoogleRISCToken, providers: [String]) -> SecurityEventPipeline.Delivery {
+        SecurityEventPipeline.Delivery(sender: sender, id: set.jti, providers: providers, events: set.events.map { event in
+            SecurityEvent(name: event.kind.name, subject: event.subject, effects: effects(of: event, in: set))
+        })
     }
 
-    /// What a token did; nil results: its `jti` was applied before.
-    struct Applied: Sendable {
-        var results: [EventResult]?
-    }
-
-    /// What a verified token changes: nothing twice for one `jti`; each event that concerns an
-    /// account, for each of `providers` that has the identity.
-    static func apply(_ set: GoogleRISCToken, providers: [String], to changes: any GoogleRISCChanges, now: Date) throws -> Applied {
-        let types = set.events.map(\.kind.name).joined(separator: ",")
-        guard try changes.recordOnce(jti: set.jti, types: types, now: now) else {
-            return Applied(results: nil)
-        }
-        var results: [EventResult] = []
-        for event in set.events {
-            var result = EventResult(event: event, applied: false, users: [])
-            guard event.kind.concernsAccount, let subject = event.subject else {
-                results.append(result)
-                continue
-            }
-            for provider in providers {
-                guard let userID = try changes.userID(provider: provider, subject: subject) else { continue }
-                result.users.append(userID)
-                result.applied = true
-                if let deleted = try apply(event, subject: subject, provider: provider, userID: userID, set: set, to: changes, now: now) {
-                    result.deleted = deleted
-                }
-            }
-            results.append(result)
-        }
-        return Applied(results: results)
-    }
-
-    /// One event for one identity (the table of docs/reference.md, "Google's account-protection events"); answers the user
-    /// deleted, if the event removed its last identity.
-    private static func apply(
-        _ event: GoogleRISCEvent, subject: String, provider: String, userID: UUID, set: GoogleRISCToken,
-        to changes: any GoogleRISCChanges, now: Date
-    ) throws -> UUID? {
+    /// What one event does to the user with the identity it names.
+    private static func effects(of event: GoogleRISCEvent, in set: GoogleRISCToken) -> [SecurityEvent.Effect] {
         switch event.kind {
         case .sessionsRevoked, .tokensRevoked:
             // Google ended the user's sessions (or the tokens of its sign-ins here): every session
             // begun by the event ends; a sign-in after it is a new one.
-            try changes.revokeSessions(userID: userID, begunBy: set.latestEventTime, reason: "google \(event.kind.name)", now: now)
+            return [.sessionsRevoked(begunBy: set.latestEventTime, reason: "google \(event.kind.name)")]
         case .accountDisabled:
-            if event.reason == "hijacking" {
-                try changes.revokeSessions(
-                    userID: userID, begunBy: set.latestEventTime, reason: "google account-disabled (hijacking)", now: now)
-            }
-            try changes.disable(provider: provider, subject: subject, reason: event.reason, at: set.issuedAt)
+            let disabled = SecurityEvent.Effect.signInDisabled(reason: event.reason, at: set.issuedAt)
+            guard event.reason == "hijacking" else { return [disabled] }
+            return [.sessionsRevoked(begunBy: set.latestEventTime, reason: "google account-disabled (hijacking)"), disabled]
         case .accountEnabled:
-            try changes.enable(provider: provider, subject: subject, at: set.issuedAt)
+            return [.signInEnabled(at: set.issuedAt)]
         case .credentialChangeRequired:
-            try changes.requireCredentialChange(provider: provider, subject: subject, at: set.issuedAt)
+            return [.recorded(.credentialChangeRequired, at: set.issuedAt)]
         case .accountPurged:
-            guard try !changes.unlink(provider: provider, subject: subject, userID: userID) else { return nil }
-            // No identity left: nobody can sign in as this user again, so it goes as account
-            // deletion deletes it. Any Apple token is queued for revocation (a user with no Apple
-            // identity holds none), sent by the background worker.
-            return try changes.deleteAccount(userID: userID, now: now) ? userID : nil
+            // A user left with no identity is deleted, any Apple token it holds queued for
+            // revocation (a user with no Apple identity holds none).
+            return [.identityRemoved(orphanDeletedFor: .googleAccountPurged)]
         case .verification, .unknown:
-            break
+            return []
         }
-        return nil
     }
 }

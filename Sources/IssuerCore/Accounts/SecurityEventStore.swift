@@ -1,0 +1,115 @@
+import Foundation
+import Postgres
+
+/// Runs the changes of one delivery of security events in one transaction, so that recording its
+/// id and applying its effects commit together (`SecurityEventPipeline`).
+protocol SecurityEventStoring: Sendable {
+    /// Runs `body` in one transaction: all its changes commit, or none.
+    func inTransaction<T: Sendable>(_ body: @escaping @Sendable (any SecurityEventChanges) throws -> T) async throws -> T
+}
+
+/// The statements of one delivery, each inside the transaction `SecurityEventStoring` opened: one
+/// per `SecurityEvent.Effect`, whichever provider sent it.
+protocol SecurityEventChanges {
+    /// Records the delivery's id under its sender, with the types of its events; false when it
+    /// was recorded before (a redelivery: nothing to apply).
+    func recordOnce(sender: String, id: String, types: String, now: Date) throws -> Bool
+    /// The user with that identity, the identity's row locked until the transaction ends; nil
+    /// when nobody has it.
+    func userID(provider: String, subject: String) throws -> UUID?
+    /// Revokes every live session of the user begun by `time`.
+    func revokeSessions(userID: UUID, begunBy time: Date, reason: String, now: Date) throws
+    /// Drops the provider tokens and codes kept for the user by `time`.
+    func dropHeldGrants(userID: UUID, keptBy time: Date) throws
+    /// Marks the identity disabled, unless a later enable or disable was applied.
+    func disable(provider: String, subject: String, reason: String?, at time: Date) throws
+    /// Clears a disable, unless a later enable or disable was applied.
+    func enable(provider: String, subject: String, at time: Date) throws
+    /// Records whether the provider's relay forwards e-mail, unless a later change is recorded.
+    func setEmailForwarding(userID: UUID, enabled: Bool, at time: Date) throws
+    /// Records that the provider asks for a credential change.
+    func requireCredentialChange(provider: String, subject: String, at time: Date) throws
+    /// Removes the identity; answers whether its user has any identity left.
+    func unlink(provider: String, subject: String, userID: UUID) throws -> Bool
+    /// Deletes the account as docs/reference.md, "Account deletion" says, queuing its Apple tokens
+    /// for revocation when `revokeHeldTokens`; false when it was gone.
+    func deleteAccount(userID: UUID, reason: AccountDeletion.Reason, revokeHeldTokens: Bool, now: Date) throws -> Bool
+}
+
+/// `SecurityEventStoring` over PostgreSQL: the received-event ids, what a provider says about an
+/// identity (kept on it: disabled and enabled again, a credential change required, or gone),
+/// session revocation and account deletion, on one transaction's connection.
+struct SecurityEventStore: SecurityEventStoring {
+    let pool: ConnectionPool
+
+    func inTransaction<T: Sendable>(_ body: @escaping @Sendable (any SecurityEventChanges) throws -> T) async throws -> T {
+        try await pool.transaction { connection in try body(Changes(connection: connection)) }
+    }
+
+    /// The statements on the transaction's connection.
+    private struct Changes: SecurityEventChanges {
+        let connection: Connection
+
+        func recordOnce(sender: String, id: String, types: String, now: Date) throws -> Bool {
+            try ReceivedEventStore.record(sender: sender, jti: id, type: types, on: connection, now: now)
+        }
+
+        func userID(provider: String, subject: String) throws -> UUID? {
+            try connection.query(
+                "SELECT user_id FROM identities WHERE provider = $1 AND subject = $2 FOR UPDATE", [provider, subject])
+                .single?.decode(column: "user_id")
+        }
+
+        func revokeSessions(userID: UUID, begunBy time: Date, reason: String, now: Date) throws {
+            try SessionRevocationStore.revoke(userID: userID, begunBy: time, reason: reason, on: connection, at: now)
+        }
+
+        func dropHeldGrants(userID: UUID, keptBy time: Date) throws {
+            // Only Apple's are kept. As with sessions, at `created_at`'s millisecond precision: a
+            // token or code kept for a sign-in after the event stays.
+            try connection.query("DELETE FROM apple_tokens WHERE user_id = $1 AND date_trunc('milliseconds', created_at) <= $2", [userID, time])
+            try connection.query("DELETE FROM apple_code_redemptions WHERE user_id = $1 AND date_trunc('milliseconds', created_at) <= $2", [userID, time])
+        }
+
+        // A disable or enable delivered late never undoes a later one: both keep `status_changed_at`.
+        // A `hijacking` reason refuses sign-in with the identity (the sign-in statement reads it, `SignInStore`).
+        func disable(provider: String, subject: String, reason: String?, at time: Date) throws {
+            try connection.query("""
+                UPDATE identities SET disabled_at = $3, disabled_reason = $4, status_changed_at = $3
+                WHERE provider = $1 AND subject = $2 AND (status_changed_at IS NULL OR status_changed_at <= $3)
+                """, [provider, subject, time, reason])
+        }
+
+        func enable(provider: String, subject: String, at time: Date) throws {
+            try connection.query("""
+                UPDATE identities SET disabled_at = NULL, disabled_reason = NULL, status_changed_at = $3
+                WHERE provider = $1 AND subject = $2 AND (status_changed_at IS NULL OR status_changed_at <= $3)
+                """, [provider, subject, time])
+        }
+
+        func setEmailForwarding(userID: UUID, enabled: Bool, at time: Date) throws {
+            try connection.query("""
+                UPDATE users SET email_forwarding = $2, email_forwarding_changed_at = $3
+                WHERE id = $1 AND (email_forwarding_changed_at IS NULL OR email_forwarding_changed_at <= $3)
+                """, [userID, enabled ? "enabled" : "disabled", time])
+        }
+
+        func requireCredentialChange(provider: String, subject: String, at time: Date) throws {
+            try connection.query("""
+                UPDATE identities SET credential_change_required_at = $3
+                WHERE provider = $1 AND subject = $2 AND (credential_change_required_at IS NULL OR credential_change_required_at < $3)
+                """, [provider, subject, time])
+        }
+
+        func unlink(provider: String, subject: String, userID: UUID) throws -> Bool {
+            try connection.query("DELETE FROM identities WHERE provider = $1 AND subject = $2", [provider, subject])
+            return try connection.query(
+                "SELECT EXISTS (SELECT 1 FROM identities WHERE user_id = $1) AS linked", [userID]).single?.decode(column: "linked") ?? false
+        }
+
+        func deleteAccount(userID: UUID, reason: AccountDeletion.Reason, revokeHeldTokens: Bool, now: Date) throws -> Bool {
+            try AccountDeletionStore.delete(
+                userID: userID, sessionID: nil, reason: reason, revokeAtApple: revokeHeldTokens, on: connection, now: now) != nil
+        }
+    }
+}
