@@ -83,7 +83,7 @@ struct IssuerServices: Sendable {
         // discovery document unless configured; the native exchange and the hosted flow share them.
         let base = issuerURL.hasSuffix("/") ? String(issuerURL.dropLast()) : issuerURL
         var providerExchanges: [IdentityExchange] = []
-        var hostedProviders: [HostedProvider] = []
+        var hostedProviders: [any HostedFlowConnector] = []
         for settings in configuration.providers.providers {
             let endpoints = ProviderEndpoints(settings: settings, fetcher: dependencies.jwksFetcher, clock: clock, logger: logger)
             let keys = RemoteJWKSCache(
@@ -95,10 +95,10 @@ struct IssuerServices: Sendable {
                 verifier: providerVerifier, audiences: settings.nativeAudiences.isEmpty ? nil : Set(settings.nativeAudiences),
                 noncePolicy: NoncePolicy(), clients: configuration.clients, store: signIns, responder: responder, events: metrics))
             if let clientID = settings.clientID, let secret = settings.clientSecret {
-                hostedProviders.append(HostedProvider(
+                hostedProviders.append(OIDCHostedFlow(
                     name: settings.id, clientID: clientID, clientSecret: secret, scopes: settings.scopes,
                     callbackURL: base + "/auth/\(settings.id)/callback", endpoints: endpoints, verifier: providerVerifier,
-                    kind: settings.kind))
+                    transport: dependencies.formPoster, kind: settings.kind))
             }
         }
         exchanges = ProviderExchanges(apple: appleExchange, others: providerExchanges)
@@ -118,17 +118,18 @@ struct IssuerServices: Sendable {
             revocation: sessions, clients: configuration.clients, verifier: accessTokens, ring: ring, clock: clock)
         userInfo = UserInfoService(pool: dependencies.pool, clock: clock)
 
-        let callbackURL = base + Route.appleCallback.path
+        // docs/design.md, "Connectors": the hosted flow's connectors, Apple first (from
+        // `ISSUER_APPLE_*`), then each provider of the providers file with a client of its own.
+        var hostedConnectors: [any HostedFlowConnector] = []
+        if let servicesID = configuration.appleServicesID {
+            hostedConnectors.append(AppleHostedFlow(
+                servicesID: servicesID, authorizeURL: configuration.appleAuthorizeURL.absoluteString,
+                callbackURL: base + Route.appleCallback.path, verifier: verifier, custody: appleCustody))
+        }
         hostedSignIn = HostedSignIn(
-            apple: configuration.appleServicesID.map { servicesID in
-                HostedSignIn.Apple(
-                    servicesID: servicesID, authorizeURL: configuration.appleAuthorizeURL.absoluteString,
-                    callbackURL: callbackURL)
-            },
-            providers: hostedProviders, transport: dependencies.formPoster, issuer: issuerURL, clients: configuration.clients,
-            sealer: AuthorizationStateSealer(secret: dependencies.serverSecret, clock: clock), verifier: verifier,
-            store: signIns, clock: clock,
-            custody: appleCustody, events: metrics)
+            connectors: hostedConnectors + hostedProviders, issuer: issuerURL, clients: configuration.clients,
+            sealer: AuthorizationStateSealer(secret: dependencies.serverSecret, clock: clock), store: signIns, clock: clock,
+            events: metrics)
         authorizationCode = AuthorizationCodeGrant(
             store: AuthorizationCodeStore(pool: dependencies.pool), clients: configuration.clients, responder: responder, clock: clock,
             refreshTokenTTL: configuration.refreshTokenTTL)

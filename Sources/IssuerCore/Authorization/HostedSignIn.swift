@@ -1,17 +1,19 @@
 import Crypto
 import Foundation
-import JOSE
 import Logging
 
-/// The hosted Authorization Code flow (docs/reference.md, "Hosted sign-in") through Sign in with
-/// Apple on the web or any provider of `ISSUER_PROVIDERS_FILE`, without HTTP: the authorization
-/// endpoint's decision (send the browser to a provider, show the chooser or a page, or redirect an
-/// error to the client) and the callbacks' (verify the provider's answer, sign in, and redirect
-/// the client with a one-time code). Every provider ends in the same sign-in step.
+/// The hosted Authorization Code flow (docs/reference.md, "Hosted sign-in") through any
+/// hosted-flow connector (Sign in with Apple on the web, the providers of
+/// `ISSUER_PROVIDERS_FILE`), without HTTP: the authorization endpoint's decision (send the browser
+/// to a provider, show the chooser or a page, or redirect an error to the client) and the
+/// callbacks' (open and spend the state, let its connector verify the provider's answer, sign in,
+/// and redirect the client with a one-time code). Every provider ends in the same sign-in step,
+/// and nothing here knows which provider it serves beyond the connector the state names
+/// (docs/design.md, "Connectors").
 public struct HostedSignIn: Sendable {
     /// What the endpoint answers the browser.
     public enum Outcome: Sendable, Equatable {
-        /// `302` to this URL: Apple, or the client's redirect URI.
+        /// `302` to this URL: a provider, or the client's redirect URI.
         case redirect(String)
         /// A page with this status and message: the redirect URI is not (or no longer) known,
         /// so nothing may be redirected (RFC 6749 §4.1.2.1).
@@ -30,73 +32,45 @@ public struct HostedSignIn: Sendable {
         public var brand: ProviderBrand
     }
 
-    /// The Apple side of the flow (docs/reference.md, "Configuration").
-    public struct Apple: Sendable {
-        /// `ISSUER_APPLE_SERVICES_ID`: the `client_id` sent to Apple and the only audience accepted back.
-        public var servicesID: String
-        /// `ISSUER_APPLE_AUTHORIZE_URL`.
-        public var authorizeURL: String
-        /// Where Apple posts back: `ISSUER_URL` + `/auth/apple/callback`.
-        public var callbackURL: String
-
-        /// The three values (docs/reference.md, "Configuration" and "Hosted sign-in").
-        public init(servicesID: String, authorizeURL: String, callbackURL: String) {
-            self.servicesID = servicesID
-            self.authorizeURL = authorizeURL
-            self.callbackURL = callbackURL
-        }
-    }
-
-    private let apple: Apple?
-    /// The other providers that serve the hosted flow, in the providers file's order.
-    private let providers: [HostedProvider]
-    /// Posts our code requests to providers' token endpoints.
-    private let transport: (any FormPoster)?
+    /// The providers that serve the hosted flow, in the chooser's order.
+    private let connectors: [any HostedFlowConnector]
     /// `ISSUER_URL`, sent back as `iss` on every redirect to the client (RFC 9207 §2).
     private let issuer: String
     private let clients: ClientRegistry
     private let sealer: AuthorizationStateSealer
-    private let verifier: IdentityTokenVerifier
     private let store: any HostedSignInStoring
     private let clock: any WallClock
-    /// Where Apple's one-time code from the form post goes (docs/reference.md, "Apple token
-    /// custody"), as the native exchange hands it over; nil ignores it.
-    private let custody: AppleTokenCustody?
     private let events: any AccountEvents
 
     /// - Parameters:
-    ///   - apple: nil when `ISSUER_APPLE_SERVICES_ID` is unset.
-    ///   - providers: the other providers with a client of their own; with neither, every step answers 503.
-    ///   - transport: posts code requests to those providers' token endpoints.
+    ///   - connectors: the providers that serve the hosted flow, in the chooser's order (Apple
+    ///     first, then the providers file's); with none, every step answers 503.
     ///   - issuer: `ISSUER_URL`, as the tokens' `iss`.
     public init(
-        apple: Apple?, providers: [HostedProvider] = [], transport: (any FormPoster)? = nil, issuer: String,
-        clients: ClientRegistry, sealer: AuthorizationStateSealer, verifier: IdentityTokenVerifier, store: any HostedSignInStoring,
-        clock: any WallClock, custody: AppleTokenCustody? = nil, events: any AccountEvents = UncountedAccountEvents()
+        connectors: [any HostedFlowConnector], issuer: String, clients: ClientRegistry, sealer: AuthorizationStateSealer,
+        store: any HostedSignInStoring, clock: any WallClock, events: any AccountEvents = UncountedAccountEvents()
     ) {
-        self.events = events
-        self.apple = apple
-        self.providers = providers
-        self.transport = transport
+        self.connectors = connectors
         self.issuer = issuer
         self.clients = clients
         self.sealer = sealer
-        self.verifier = verifier
         self.store = store
         self.clock = clock
-        self.custody = custody
+        self.events = events
     }
 
     static let notConfigured = Outcome.page(status: 503, message: PageMessage(.notConfigured))
 
-    /// The names of the providers the hosted flow can use, Apple first.
-    private var available: [String] { (apple == nil ? [] : ["apple"]) + providers.map(\.name) }
+    /// The connector with this id, if the hosted flow has one.
+    private func connector(_ id: String) -> (any HostedFlowConnector)? {
+        connectors.first { $0.id == id }
+    }
 
     /// `GET /oauth2/authorize`: validate, seal the request into a state, then send the browser to
     /// the provider the request names (`provider`, or `idp_hint`), to the only one there is, or to
     /// a chooser page whose links each carry that state sealed for their own provider.
     public func authorize(_ parameters: [String: String], repeated: Set<String>) async -> Outcome {
-        guard !available.isEmpty else { return Self.notConfigured }
+        guard let first = connectors.first else { return Self.notConfigured }
         switch AuthorizationRequest.validate(parameters, repeated: repeated, clients: clients) {
         case .untrusted(let message):
             return .page(status: 400, message: message)
@@ -104,15 +78,16 @@ public struct HostedSignIn: Sendable {
             return toClient(redirectURI, [("error", error.rawValue), ("error_description", description), ("state", state)])
         case .valid(let request):
             let requested = parameters["provider"] ?? parameters["idp_hint"]
-            if let requested, !available.contains(requested) {
+            let named = requested.flatMap(connector)
+            if requested != nil, named == nil {
                 return toClient(request.redirectURI, [
                     ("error", OAuthError.Code.invalidRequest.rawValue),
                     ("error_description", "The provider is not one this server offers."), ("state", request.state),
                 ])
             }
-            let state = AuthorizationState(request: request, provider: requested ?? available[0], now: clock.now)
-            if let chosen = requested ?? (available.count == 1 ? available[0] : nil) {
-                guard let url = await authorizationURL(state.sent(to: chosen)) else {
+            let state = AuthorizationState(request: request, provider: named?.id ?? first.id, now: clock.now)
+            if let chosen = named ?? (connectors.count == 1 ? first : nil) {
+                guard let url = await authorizationURL(state, at: chosen) else {
                     return toClient(request.redirectURI, [
                         ("error", OAuthError.Code.temporarilyUnavailable.rawValue),
                         ("error_description", "The provider cannot be reached; try again shortly."), ("state", request.state),
@@ -121,174 +96,58 @@ public struct HostedSignIn: Sendable {
                 return .redirect(url)
             }
             var choices: [Choice] = []
-            for name in available {
-                guard let url = await authorizationURL(state.sent(to: name)) else { continue }
-                if name == "apple" {
-                    choices.append(Choice(label: "Apple", url: url, brand: .apple))
-                } else if let provider = providers.first(where: { $0.name == name }) {
-                    choices.append(Choice(label: provider.displayName, url: url, brand: provider.brand))
-                }
+            for connector in connectors {
+                guard let url = await authorizationURL(state, at: connector) else { continue }
+                choices.append(Choice(label: connector.label, url: url, brand: connector.brand))
             }
             guard let client = clients.client(id: request.clientID) else { return .page(status: 400, message: PageMessage(.clientUnknown)) }
             return .choose(choices, client: client)
         }
     }
 
-    /// Where to send the browser for the provider `state` is sealed for; nil when that provider's
-    /// endpoints cannot be found.
-    private func authorizationURL(_ state: AuthorizationState) async -> String? {
-        let name = state.provider
-        let sealed = sealer.seal(state)
-        if name == "apple", let apple {
-            return RedirectURI.adding([
-                ("response_type", "code id_token"), ("response_mode", "form_post"), ("client_id", apple.servicesID),
-                ("redirect_uri", apple.callbackURL), ("scope", "name email"), ("state", sealed),
-                ("nonce", NoncePolicy.hashed(state.providerNonce)),
-            ], to: apple.authorizeURL)
-        }
-        guard let provider = providers.first(where: { $0.name == name }), let verifier = state.providerVerifier,
-              let endpoint = try? await provider.endpoints.resolve().authorizationEndpoint
-        else { return nil }
-        return RedirectURI.adding([
-            ("response_type", "code"), ("client_id", provider.clientID), ("redirect_uri", provider.callbackURL),
-            ("scope", provider.scopes.joined(separator: " ")), ("state", sealed),
-            ("nonce", NoncePolicy.hashed(state.providerNonce)),
-            ("code_challenge", PKCE.challenge(forVerifier: verifier)), ("code_challenge_method", "S256"),
-        ], to: endpoint.absoluteString)
+    /// Where to send the browser for `connector`, with `state` sealed for it; nil when that
+    /// provider's endpoints cannot be found.
+    private func authorizationURL(_ state: AuthorizationState, at connector: any HostedFlowConnector) async -> String? {
+        let sent = state.sent(to: connector.id)
+        return await connector.authorizationURL(sealedState: sealer.seal(sent), for: sent)
     }
 
-    /// `POST /auth/apple/callback`: Apple's `form_post` (`state`, `code`, `id_token`, `user` on
-    /// first consent, or `error`).
+    /// A provider's callback (`POST /auth/apple/callback`'s form, `GET /auth/{provider}/callback`'s
+    /// query): the connector with this id and response mode, the state opened and bound to it and
+    /// not spent, then its connector's verification, then the sign-in.
     public func callback(
-        _ form: [String: String], userAgent: String?, clientIP: String?, logger: Logger
+        _ connectorID: String, responseMode: HostedFlowResponseMode, parameters: [String: String],
+        userAgent: String?, clientIP: String?, logger: Logger
     ) async -> Outcome {
-        guard let apple else { return Self.notConfigured }
+        guard let connector = connectors.first(where: { $0.id == connectorID && $0.responseMode == responseMode }) else {
+            switch responseMode {
+            case .formPost: return Self.notConfigured
+            case .query: return .page(status: 404, message: PageMessage(.providerUnknown))
+            }
+        }
         let opened: (state: AuthorizationState, client: OAuthClient)
-        switch open(form["state"], at: "apple", logger: logger) {
+        switch open(parameters["state"], at: connector.id, logger: logger) {
         case .success(let value): opened = value
         case .failure(let refusal): return refusal.outcome
         }
         let (state, client) = opened
         if await alreadySpent(state, logger: logger) { return Self.alreadyUsed }
-        // Apple's discovery promises no `iss` (RFC 9207 §3); one it sends is still checked (§2.4).
-        if let refusal = Self.refusedIssuer(form["iss"], of: verifier.provider, required: false, logger: logger) { return refusal }
-        let fail = failure(state.request, provider: "apple", logger: logger)
-        if let error = form["error"] {
-            // Apple's `user_cancelled_authorize` and anything else it reports end the same way.
-            return fail(.accessDenied, "The user did not complete Sign in with Apple.", "apple error \(error.prefix(64))")
-        }
-        guard let idToken = form["id_token"] else {
-            return fail(.accessDenied, "Sign in with Apple returned no identity token.", "no id_token")
-        }
-        let identity: ExternalIdentity
+        let verified: HostedFlowIdentity
         do {
-            identity = try await verifier.verify(
-                idToken, audiences: client.accepts(appleAudience: apple.servicesID) ? [apple.servicesID] : [],
-                nonce: state.providerNonce, noncePolicy: NoncePolicy(required: true))
-        } catch .keysUnavailable(let reason) {
-            return fail(.temporarilyUnavailable, "Apple cannot be reached; try again shortly.", "apple keys: \(reason)")
+            verified = try await connector.identity(from: parameters, state: state, client: client, logger: logger)
         } catch {
-            return fail(.accessDenied, "Sign in with Apple could not be verified.", "\(error)")
-        }
-        // OIDC Core §3.3.2.11: a token that carries `c_hash` names the code posted beside it, so
-        // Apple's code of another sign-in cannot ride along with this token.
-        if let codeHash = identity.codeHash {
-            guard let appleCode = form["code"], ConstantTime.equals(Array(IDTokenClaims.codeHash(of: appleCode).utf8), Array(codeHash.utf8)) else {
-                return fail(.accessDenied, "Sign in with Apple could not be verified.", "c_hash does not match the code")
+            switch error {
+            case .wrongIssuer:
+                return Self.wrongIssuer
+            case .refused(let code, let description, let reason):
+                return failure(state.request, provider: connector.id, logger: logger)(code, description, reason)
             }
         }
-        let name = AppleUserJSON(form["user"])
         return await complete(
-            identity, givenName: name.givenName, familyName: name.familyName, state: state, client: client,
-            userAgent: userAgent, clientIP: clientIP, logger: logger
+            verified, state: state, client: client, userAgent: userAgent, clientIP: clientIP, logger: logger
         ) { userID in
-            // Apple's code is bounded as the native exchange bounds it; an odd one is not worth a
-            // failed sign-in, only not worth sending to Apple.
-            if let appleCode = form["code"], appleCode.utf8.count <= AppleTokenCustody.maximumCodeLength,
-               !appleCode.containsControlCharacters, let custody {
-                // Issued to the Services ID; Apple wants the same redirect_uri back for a web code.
-                await custody.custody(
-                    authorizationCode: appleCode, clientID: apple.servicesID, userID: userID, redirectURI: apple.callbackURL,
-                    logger: logger)
-            }
+            await connector.signedIn(userID: userID, parameters: parameters, logger: logger)
         }
-    }
-
-    /// `GET /auth/{provider}/callback`: a provider's redirect after the user signed in there
-    /// (`code` and `state`, or `error`). The issuer redeems the code at the provider's token
-    /// endpoint with its client secret and PKCE verifier, verifies the ID token in the answer
-    /// (audience: its client id; the nonce it sent), and keeps nothing else of the answer: no
-    /// provider access or refresh token is stored.
-    public func providerCallback(
-        _ name: String, query: [String: String], userAgent: String?, clientIP: String?, logger: Logger
-    ) async -> Outcome {
-        guard let provider = providers.first(where: { $0.name == name }), let transport else {
-            return .page(status: 404, message: PageMessage(.providerUnknown))
-        }
-        let opened: (state: AuthorizationState, client: OAuthClient)
-        switch open(query["state"], at: name, logger: logger) {
-        case .success(let value): opened = value
-        case .failure(let refusal): return refusal.outcome
-        }
-        let (state, client) = opened
-        if await alreadySpent(state, logger: logger) { return Self.alreadyUsed }
-        let fail = failure(state.request, provider: name, logger: logger)
-        let display = provider.displayName
-        // The discovery document says whether `iss` is promised (RFC 9207). A user who cancelled
-        // still gets `access_denied` when it cannot be fetched: nothing is sent anywhere then, and
-        // an `iss` that is present is checked all the same.
-        let resolved: Result<ProviderEndpoints.Resolved, any Error>
-        do { resolved = .success(try await provider.endpoints.resolve()) } catch { resolved = .failure(error) }
-        let promisesIssuer = (try? resolved.get())?.authorizationResponseIssParameterSupported ?? false
-        if let refusal = Self.refusedIssuer(query["iss"], of: provider.verifier.provider, required: promisesIssuer, logger: logger) {
-            return refusal
-        }
-        if let error = query["error"] {
-            return fail(.accessDenied, "The user did not complete sign-in with \(display).", "\(name) error \(error.prefix(64))")
-        }
-        let endpoints: ProviderEndpoints.Resolved
-        switch resolved {
-        case .success(let value): endpoints = value
-        case .failure(let error):
-            return fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "\(name) endpoints: \(error)")
-        }
-        guard let code = query["code"], code.utf8.count <= 4096, !code.containsControlCharacters, let verifier = state.providerVerifier else {
-            return fail(.accessDenied, "\(display) returned no usable code.", "no code")
-        }
-        let idToken: String
-        do {
-            guard let tokenEndpoint = endpoints.tokenEndpoint else {
-                return fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "no token endpoint")
-            }
-            let answer = try await transport.postForm(to: tokenEndpoint, fields: [
-                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", provider.callbackURL),
-                ("client_id", provider.clientID), ("client_secret", provider.clientSecret.revealed), ("code_verifier", verifier),
-            ], timeout: .seconds(5))
-            guard answer.status == 200 else {
-                // A refused code (`invalid_grant`) is the user's sign-in failing; anything else the provider's outage.
-                return answer.status == 400
-                    ? fail(.accessDenied, "\(display) did not accept the sign-in.", "\(name) token endpoint HTTP 400 \(answer.oauthError ?? "")")
-                    : fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "\(name) token endpoint HTTP \(answer.status)")
-            }
-            guard let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
-                  let token = object["id_token"] as? String
-            else { return fail(.accessDenied, "\(display) returned no ID token.", "\(name) answer without id_token") }
-            idToken = token
-        } catch {
-            return fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "\(name) token endpoint: \(error)")
-        }
-        let identity: ExternalIdentity
-        do {
-            identity = try await provider.verifier.verify(
-                idToken, audiences: [provider.clientID], nonce: state.providerNonce, noncePolicy: NoncePolicy(required: true))
-        } catch .keysUnavailable(let reason) {
-            return fail(.temporarilyUnavailable, "\(display) cannot be reached; try again shortly.", "\(name) keys: \(reason)")
-        } catch {
-            return fail(.accessDenied, "Sign-in with \(display) could not be verified.", "\(error)")
-        }
-        return await complete(
-            identity, givenName: nil, familyName: nil,
-            state: state, client: client, userAgent: userAgent, clientIP: clientIP, logger: logger) { _ in }
     }
 
     /// Opens a callback's sealed state and finds its client, or the page that says why not. The
@@ -319,19 +178,9 @@ public struct HostedSignIn: Sendable {
 
     static let invalidState = Outcome.page(status: 400, message: PageMessage(.stateInvalid))
 
-    /// RFC 9207 §2.4: an `iss` in the provider's answer must be that provider's issuer, and one is
-    /// required where its discovery says `authorization_response_iss_parameter_supported`, so an
-    /// answer from another authorization server (a mix-up) is a plain 400 page before anything is
-    /// sent to a token endpoint. Answers nil when the answer passes.
-    private static func refusedIssuer(_ iss: String?, of provider: IdentityProvider, required: Bool, logger: Logger) -> Outcome? {
-        if let iss, provider.issuers.contains(iss) { return nil }
-        if iss == nil, !required { return nil }
-        logger.warning("hosted sign-in refused", metadata: [
-            "reason": iss == nil ? "no iss from a provider that sends one (RFC 9207)" : "iss is not the provider's (RFC 9207)",
-            "provider": "\(provider.name)",
-        ])
-        return .page(status: 400, message: PageMessage(.wrongIssuer))
-    }
+    /// RFC 9207 §2.4: an answer from another authorization server (a mix-up) is a plain 400 page,
+    /// before anything is sent to a token endpoint (`HostedFlowFailure.wrongIssuer`).
+    static let wrongIssuer = Outcome.page(status: 400, message: PageMessage(.wrongIssuer))
 
     /// docs/reference.md, "Hosted sign-in": a second callback with the same state is a plain 400
     /// page, whatever it carries (an `error` included), and no provider code is spent on it.
@@ -372,17 +221,17 @@ public struct HostedSignIn: Sendable {
 
     /// What every provider's callback ends in (docs/reference.md, "Hosted sign-in"): the sign-in,
     /// the state spent and a one-time code stored in one statement, then the client's redirect.
-    /// `afterSignIn` runs once the user exists (Apple's code goes to custody).
+    /// `afterSignIn` runs once the user exists (the connector's `signedIn`).
     private func complete(
-        _ identity: ExternalIdentity, givenName: String?, familyName: String?,
-        state: AuthorizationState, client: OAuthClient,
+        _ verified: HostedFlowIdentity, state: AuthorizationState, client: OAuthClient,
         userAgent: String?, clientIP: String?, logger: Logger, afterSignIn: (UUID) async -> Void
     ) async -> Outcome {
         let request = state.request
+        let identity = verified.identity
         let outcome: (signIn: SignIn, code: AuthorizationCode)
         do {
             let signIn = SignInRequest(
-                identity: identity, givenName: givenName, familyName: familyName, clientID: client.clientID,
+                identity: identity, givenName: verified.givenName, familyName: verified.familyName, clientID: client.clientID,
                 scopes: request.scopes, nonce: request.nonce,
                 userAgent: UserAgent.bounded(userAgent),
                 clientIP: clientIP)
@@ -425,29 +274,5 @@ public struct HostedSignIn: Sendable {
     /// talks to several issuers can tell which one answered (a mix-up defence).
     private func toClient(_ redirectURI: String, _ parameters: [(String, String?)]) -> Outcome {
         .redirect(RedirectURI.adding(parameters + [("iss", issuer)], to: redirectURI))
-    }
-}
-
-/// The `user` member Apple posts on the first consent only:
-/// `{"name": {"firstName": "…", "lastName": "…"}, "email": "…"}`. Read leniently: a part that is
-/// missing, too long or holds control characters is dropped, never a reason to fail the sign-in.
-struct AppleUserJSON {
-    var givenName: String?
-    var familyName: String?
-
-    init(_ text: String?) {
-        guard let text, text.utf8.count <= 4096, let data = text.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let name = object["name"] as? [String: Any]
-        else { return }
-        givenName = Self.part(name["firstName"])
-        familyName = Self.part(name["lastName"])
-    }
-
-    private static func part(_ value: Any?) -> String? {
-        guard let text = value as? String, !text.isEmpty,
-              text.utf8.count <= IdentityExchange.Request.maximumNamePartLength, !text.containsControlCharacters
-        else { return nil }
-        return text
     }
 }

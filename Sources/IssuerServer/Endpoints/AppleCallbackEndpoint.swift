@@ -19,7 +19,8 @@ struct AppleCallbackEndpoint {
                 return pages.page(.signIn, status: 400, message: PageMessage(.responseMalformed), for: request)
             }
             return await hostedSignIn.callback(
-                form.values, userAgent: request.headers[.userAgent], clientIP: context.clientIP, logger: context.logger
+                AppleHostedFlow.id, responseMode: .formPost, parameters: form.values, userAgent: request.headers[.userAgent],
+                clientIP: context.clientIP, logger: context.logger
             ).response(pages, for: request)
         }
     }

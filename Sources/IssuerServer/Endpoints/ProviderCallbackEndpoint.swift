@@ -19,9 +19,9 @@ struct ProviderCallbackEndpoint {
             guard query.repeated.isEmpty else {
                 return pages.page(.signIn, status: 400, message: PageMessage(.responseMalformed), for: request)
             }
-            return await hostedSignIn.providerCallback(
-                context.parameters.get("provider") ?? "", query: query.values, userAgent: request.headers[.userAgent],
-                clientIP: context.clientIP, logger: context.logger
+            return await hostedSignIn.callback(
+                context.parameters.get("provider") ?? "", responseMode: .query, parameters: query.values,
+                userAgent: request.headers[.userAgent], clientIP: context.clientIP, logger: context.logger
             ).response(pages, for: request)
         }
     }
