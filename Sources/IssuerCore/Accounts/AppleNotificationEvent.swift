@@ -49,27 +49,18 @@ struct AppleNotificationEvent: Sendable, Equatable {
     /// Idempotency key: the JWT's `jti`, or a digest of the payload when Apple sends none.
     var jti: String
 
-    /// How old a payload may be. `jti`s are remembered far longer than this (see
-    /// `ReceivedEventStore.retention`), so a captured payload is refused by its age before its
-    /// `jti` could be forgotten and it could apply twice.
-    static let maximumAge: TimeInterval = 7 * 24 * 3600
-
     /// Checks the claims (docs/reference.md, "Apple notifications": `iss`, `aud` one of `audiences`, `iat` not in the future and
-    /// at most `maximumAge` old, `exp` when present not passed, with `leeway`) and reads the event.
+    /// at most `SecurityEventClaims.maximumAge` old, `exp` when present not passed, with `leeway`) and reads the event.
     init(payload: Data, issuer: String, audiences: Set<String>, now: Date, leeway: TimeInterval) throws {
-        guard let claims = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else {
-            throw Invalid(description: "claims are not a JSON object")
-        }
-        guard claims["iss"] as? String == issuer else { throw Invalid(description: "wrong iss") }
-        let audience = (claims["aud"] as? String).map { [$0] } ?? (claims["aud"] as? [String]) ?? []
-        guard audience.contains(where: audiences.contains) else { throw Invalid(description: "wrong aud") }
-        guard let iat = Self.number(claims["iat"]) else { throw Invalid(description: "no iat") }
-        guard iat - leeway <= now.timeIntervalSince1970 else { throw Invalid(description: "iat in the future") }
-        guard now.timeIntervalSince1970 - iat <= Self.maximumAge else { throw Invalid(description: "iat older than 7 days") }
-        if claims["exp"] != nil {
-            guard let exp = Self.number(claims["exp"]), exp + leeway > now.timeIntervalSince1970 else {
-                throw Invalid(description: "expired")
-            }
+        let claims: [String: Any]
+        let iat: Double
+        do throws(SecurityEventClaims.Failure) {
+            let checked = try SecurityEventClaims(
+                payload: payload, issuer: issuer, audiences: audiences, now: now, leeway: leeway, numbersInText: true)
+            claims = checked.members
+            iat = checked.issuedAt
+        } catch {
+            throw Invalid(description: Self.reason(error))
         }
         let events: [String: Any]?
         if let text = claims["events"] as? String {
@@ -84,12 +75,13 @@ struct AppleNotificationEvent: Sendable, Equatable {
         self.subject = subject
         // An event cannot have happened after Apple signed it: a later `event_time` is read as `iat`,
         // so a payload cannot reach sessions that begin after it was issued.
-        // And none is older than `maximumAge` before it: Apple sends events as they happen.
+        // And none is older than `SecurityEventClaims.maximumAge` before it: Apple sends events as they happen.
         // `iat` counts whole seconds, so the event may lie anywhere in its second.
         let issued = Date(timeIntervalSince1970: iat)
         let latest = issued.addingTimeInterval(1)
-        let earliest = issued.addingTimeInterval(-Self.maximumAge)
-        time = Self.number(events["event_time"]).map { max(min(Date(timeIntervalSince1970: $0 / 1000), latest), earliest) } ?? issued
+        let earliest = issued.addingTimeInterval(-SecurityEventClaims.maximumAge)
+        time = SecurityEventClaims.number(events["event_time"], inText: true)
+            .map { max(min(Date(timeIntervalSince1970: $0 / 1000), latest), earliest) } ?? issued
         if let jti = claims["jti"] as? String, !jti.isEmpty, jti.utf8.count <= 256 {
             self.jti = jti
         } else {
@@ -97,21 +89,16 @@ struct AppleNotificationEvent: Sendable, Equatable {
         }
     }
 
-    /// A JSON number, or a string holding one (Apple has sent both); finite only, so `"nan"` or
-    /// `"inf"` is no time at all.
-    private static func number(_ value: Any?) -> Double? {
-        let number: Double?
-        if let integer = value as? Int {
-            number = Double(integer)
-        } else if let double = value as? Double {
-            number = double
-        } else if let boxed = value as? NSNumber {
-            number = boxed.doubleValue
-        } else if let text = value as? String {
-            number = Double(text)
-        } else {
-            number = nil
+    /// What the log says of a failed check.
+    private static func reason(_ failure: SecurityEventClaims.Failure) -> String {
+        switch failure {
+        case .notAnObject: "claims are not a JSON object"
+        case .issuer: "wrong iss"
+        case .audience: "wrong aud"
+        case .noIssuedAt: "no iat"
+        case .issuedInTheFuture: "iat in the future"
+        case .tooOld: "iat older than 7 days"
+        case .expired: "expired"
         }
-        return number.flatMap { $0.isFinite ? $0 : nil }
     }
 }

@@ -12,41 +12,24 @@ struct GoogleRISCToken: Sendable, Equatable {
     /// Its events, in no particular order (a JSON object's members have none).
     var events: [GoogleRISCEvent]
 
-    /// How old a token may be. `jti`s are remembered far longer (`ReceivedEventStore.retention`),
-    /// so a captured token is refused by its age before its `jti` could be forgotten.
-    static let maximumAge: TimeInterval = 7 * 24 * 3600
-
     /// The latest moment the events can have happened: `iat` counts whole seconds, so the token was
     /// issued somewhere in that second, and its events before it.
     var latestEventTime: Date { issuedAt.addingTimeInterval(1) }
 
     /// Checks the claims in the order docs/reference.md, "Google's account-protection events" gives: `iss` exactly `issuer`, an
-    /// `aud` in `audiences`, `iat` not in the future (with `leeway`) and at most `maximumAge` old,
-    /// `exp` when present not passed, a `jti`, and an `events` object whose members conform.
+    /// `aud` in `audiences`, `iat` not in the future (with `leeway`) and at most
+    /// `SecurityEventClaims.maximumAge` old, `exp` when present not passed, a `jti`, and an
+    /// `events` object whose members conform.
     init(payload: Data, issuer: String, audiences: Set<String>, now: Date, leeway: TimeInterval) throws(SecurityEventError) {
-        guard let claims = (try? JSONSerialization.jsonObject(with: payload)) as? [String: Any] else {
-            throw SecurityEventError(.invalidRequest, "The token's claims are not a JSON object.")
+        let checked: SecurityEventClaims
+        do throws(SecurityEventClaims.Failure) {
+            checked = try SecurityEventClaims(
+                payload: payload, issuer: issuer, audiences: audiences, now: now, leeway: leeway, numbersInText: false)
+        } catch {
+            throw Self.refusal(error, issuer: issuer)
         }
-        guard claims["iss"] as? String == issuer else {
-            throw SecurityEventError(.invalidIssuer, "The token's iss is not \(issuer).", debug: "wrong iss")
-        }
-        let audience = (claims["aud"] as? String).map { [$0] } ?? (claims["aud"] as? [String]) ?? []
-        self.audiences = Set(audience).intersection(audiences)
-        guard !self.audiences.isEmpty else {
-            throw SecurityEventError(.invalidAudience, "The token's aud is not a client of this issuer.", debug: "wrong aud")
-        }
-        guard let iat = Self.number(claims["iat"]) else { throw SecurityEventError(.invalidRequest, "The token has no iat.") }
-        guard iat - leeway <= now.timeIntervalSince1970 else {
-            throw SecurityEventError(.invalidRequest, "The token's iat is in the future.")
-        }
-        guard now.timeIntervalSince1970 - iat <= Self.maximumAge else {
-            throw SecurityEventError(.invalidRequest, "The token's iat is more than 7 days old.")
-        }
-        if claims["exp"] != nil {
-            guard let exp = Self.number(claims["exp"]), exp + leeway > now.timeIntervalSince1970 else {
-                throw SecurityEventError(.invalidRequest, "The token has expired.")
-            }
-        }
+        let claims = checked.members
+        self.audiences = checked.audiences
         guard let jti = claims["jti"] as? String, !jti.isEmpty, jti.utf8.count <= 256 else {
             throw SecurityEventError(.invalidRequest, "The token has no jti of at most 256 bytes.")
         }
@@ -54,7 +37,7 @@ struct GoogleRISCToken: Sendable, Equatable {
             throw SecurityEventError(.invalidRequest, "The token's events claim is not a JSON object with an event.")
         }
         self.jti = jti
-        issuedAt = Date(timeIntervalSince1970: iat.rounded(.down))
+        issuedAt = Date(timeIntervalSince1970: checked.issuedAt.rounded(.down))
         var read: [GoogleRISCEvent] = []
         for (uri, event) in events.sorted(by: { $0.key < $1.key }) {
             read.append(try GoogleRISCEvent(uri: uri, payload: event))
@@ -62,9 +45,16 @@ struct GoogleRISCToken: Sendable, Equatable {
         self.events = read
     }
 
-    /// A finite JSON number (RFC 7519 §2 NumericDate).
-    private static func number(_ value: Any?) -> Double? {
-        let number = (value as? Int).map(Double.init) ?? (value as? Double) ?? (value as? NSNumber)?.doubleValue
-        return number.flatMap { $0.isFinite ? $0 : nil }
+    /// A failed check as RFC 8935 §2.4.1 names it.
+    private static func refusal(_ failure: SecurityEventClaims.Failure, issuer: String) -> SecurityEventError {
+        switch failure {
+        case .notAnObject: SecurityEventError(.invalidRequest, "The token's claims are not a JSON object.")
+        case .issuer: SecurityEventError(.invalidIssuer, "The token's iss is not \(issuer).", debug: "wrong iss")
+        case .audience: SecurityEventError(.invalidAudience, "The token's aud is not a client of this issuer.", debug: "wrong aud")
+        case .noIssuedAt: SecurityEventError(.invalidRequest, "The token has no iat.")
+        case .issuedInTheFuture: SecurityEventError(.invalidRequest, "The token's iat is in the future.")
+        case .tooOld: SecurityEventError(.invalidRequest, "The token's iat is more than 7 days old.")
+        case .expired: SecurityEventError(.invalidRequest, "The token has expired.")
+        }
     }
 }
