@@ -27,7 +27,8 @@ struct AppleNotificationsApplyTests {
 
     /// The event decoded and applied, answered as Apple's notifications answer.
     func apply(_ event: AppleNotificationEvent, provider: String, to changes: FakeSecurityEventStore) throws -> (AppleNotifications.Outcome, UUID?) {
-        AppleNotifications.outcome(try SecurityEventPipeline.apply(AppleNotifications.delivery(event, provider: provider), to: changes, now: now))
+        let results = try SecurityEventPipeline.apply(AppleNotifications.delivery(event, provider: provider), to: changes, now: now)
+        return (AppleNotifications.Outcome(results), results?.first?.users.first)
     }
 
     @Test("each kind makes its changes to the user with that Apple identity")

@@ -7,15 +7,9 @@ import Logging
 /// "Apple and remote parties"), and read as one `SecurityEvent` by the table of that section; the
 /// pipeline applies it once per `jti`.
 public struct AppleNotifications: Sendable {
-    /// What happened to one notification.
-    public enum Outcome: Sendable, Equatable {
-        /// Applied to the user with that Apple identity.
-        case applied
-        /// Nothing to do: no user has that Apple identity, or the type is not one we act on.
-        case nothingToDo
-        /// Its `jti` was applied before.
-        case duplicate
-    }
+    /// What happened to one notification: applied to the user with that Apple identity, nothing
+    /// to do (no user has it, or the type is not one we act on), or a `jti` applied before.
+    public typealias Outcome = SecurityEventPipeline.Outcome
 
     /// Whose `jti`s these are, in the record of received events.
     static let sender = "apple"
@@ -51,8 +45,8 @@ public struct AppleNotifications: Sendable {
             event = try AppleNotificationEvent(
                 payload: verified, issuer: verifier.provider.issuer, audiences: audiences, now: clock.now,
                 leeway: IdentityTokenVerifier.leeway)
-        } catch let error as IdentityTokenError {
-            if case .keysUnavailable(let reason) = error {
+        } catch {
+            if case .keysUnavailable(let reason)? = error as? IdentityTokenError {
                 events.appleNotification(type: "unavailable")
                 logger.warning("Apple notification not verified: Apple's keys cannot be fetched; Apple will retry", metadata: ["error": "\(reason)"])
                 throw .temporarilyUnavailable("Apple's keys cannot be fetched; try again later.", debug: reason)
@@ -60,13 +54,10 @@ public struct AppleNotifications: Sendable {
             events.appleNotification(type: "invalid")
             logger.warning("Apple notification refused", metadata: ["error": "\(error)"])
             throw .invalidRequest("The notification payload failed verification.", debug: "\(error)")
-        } catch {
-            events.appleNotification(type: "invalid")
-            logger.warning("Apple notification refused", metadata: ["error": "\(error)"])
-            throw .invalidRequest("The notification payload failed verification.", debug: "\(error)")
         }
         let results = try await pipeline.apply(Self.delivery(event, provider: verifier.provider.name))
-        let (outcome, userID) = Self.outcome(results)
+        let outcome = Outcome(results)
+        let userID = results?.first?.users.first
         events.appleNotification(type: outcome == .duplicate ? "duplicate" : event.kind.name)
         // Never the email, nor Apple's user id: the internal id is enough to follow the user.
         logger.notice("Apple notification", metadata: [
@@ -98,12 +89,5 @@ public struct AppleNotifications: Sendable {
         return SecurityEventPipeline.Delivery(
             sender: sender, id: event.jti, providers: [provider],
             events: [SecurityEvent(name: event.kind.name, subject: event.subject, effects: effects)])
-    }
-
-    /// The pipeline's results for one notification as Apple's answer tells them, with the user
-    /// its identity names: nil results (a `jti` applied before) are a duplicate.
-    static func outcome(_ results: [SecurityEventPipeline.EventResult]?) -> (Outcome, UUID?) {
-        guard let result = results?.first else { return (.duplicate, nil) }
-        return (result.applied ? .applied : .nothingToDo, result.users.first)
     }
 }

@@ -7,15 +7,9 @@ import Logging
 /// token is verified like an ID token, through a cache of Google's RISC keys, and its events read
 /// as `SecurityEvent`s by the table of that section; the pipeline applies them once per `jti`.
 public struct GoogleRISC: Sendable {
-    /// What happened to one token.
-    public enum Outcome: Sendable, Equatable {
-        /// At least one event changed something.
-        case applied
-        /// Nothing to do: no user has the identity, or no event is one we act on.
-        case nothingToDo
-        /// Its `jti` was applied before.
-        case duplicate
-    }
+    /// What happened to one token: at least one event changed something, nothing to do (no user
+    /// has the identity, or no event is one we act on), or a `jti` applied before.
+    public typealias Outcome = SecurityEventPipeline.Outcome
 
     /// Why a token was not applied.
     public enum Failure: Error, Sendable {
@@ -117,7 +111,7 @@ public struct GoogleRISC: Sendable {
                 logger.notice("Google security event", metadata: metadata)
             }
         }
-        return applied.contains(where: \.applied) ? .applied : .nothingToDo
+        return Outcome(applied)
     }
 
     /// The signature (through the cache of Google's RISC keys), then the claims; each refusal

@@ -32,6 +32,25 @@ public struct SecurityEventPipeline: Sendable {
         var deleted: UUID?
     }
 
+    /// What happened to one delivery, as every decoder answers it.
+    public enum Outcome: Sendable, Equatable {
+        /// At least one event changed something.
+        case applied
+        /// Nothing to do: no user has the identity, or no event is one we act on.
+        case nothingToDo
+        /// Its id was applied before.
+        case duplicate
+
+        /// The outcome of `apply`'s results: nil is a duplicate.
+        init(_ results: [EventResult]?) {
+            guard let results else {
+                self = .duplicate
+                return
+            }
+            self = results.contains(where: \.applied) ? .applied : .nothingToDo
+        }
+    }
+
     private let store: any SecurityEventStoring
     private let clock: any WallClock
     private let events: any AccountEvents
