@@ -1,47 +1,17 @@
 import Hummingbird
 import IssuerCore
 
-/// docs/reference.md, "Native sign-in", `POST /auth/apple/exchange`: the native app's Sign in with Apple.
-/// parse the body → DPoP proof (docs/reference.md, "DPoP") → read the fields → exchange → answer tokens.
+/// docs/reference.md, "Native sign-in", `POST /auth/apple/exchange`: the native app's Sign in
+/// with Apple, answered by the steps every provider's native sign-in shares (`NativeExchangeHandler`).
 struct AppleExchangeEndpoint {
     let exchange: IdentityExchange
     let dpop: DPoPProofCheck
     let metrics: ServerMetrics
 
     func register(on routes: RouteRegistrar) {
+        let handler = NativeExchangeHandler(dpop: dpop, metrics: metrics)
         routes.add(.appleExchange) { request, context in
-            let parameters = try await OAuthParameters.parse(request)
-            let proof = try await dpop.check(
-                request.headers[values: .dpop], method: "POST", path: Route.appleExchange.path)
-            var exchangeRequest = try Self.exchangeRequest(parameters, request: request, context: context)
-            exchangeRequest.dpopThumbprint = proof?.thumbprint
-            let response = try await exchange.exchange(exchangeRequest, style: .nativeSignIn, logger: context.logger)
-            metrics.recordTokensIssued(grant: "apple_exchange")
-            return response.response
+            try await handler.respond(to: request, path: Route.appleExchange.path, context: context, with: exchange)
         }
-    }
-
-    /// The exchange body every provider's native sign-in takes (docs/reference.md, "Native
-    /// sign-in"); `authorization_code` matters only where Apple token custody takes it.
-    static func exchangeRequest(
-        _ parameters: OAuthParameters, request: Request, context: IssuerRequestContext
-    ) throws -> IdentityExchange.Request {
-        // docs/reference.md, "Native sign-in": `name` is an object of strings; any other shape is refused, not ignored.
-        // An array is refused by `object`; a string or a number here.
-        let name = try parameters.object("name")
-        if name == nil, (try? parameters.optional("name")) != nil {
-            throw OAuthError.invalidRequest("name must be an object with given_name and family_name strings.")
-        }
-        return IdentityExchange.Request(
-            idToken: try parameters.required("id_token"),
-            nonce: try parameters.optional("nonce"),
-            // docs/reference.md, "Native sign-in": `client_id` is optional; the exchange takes the registry's default.
-            clientID: try parameters.optional("client_id"),
-            scope: try parameters.optional("scope"),
-            givenName: name?["given_name"].flatMap { $0.isEmpty ? nil : $0 },
-            familyName: name?["family_name"].flatMap { $0.isEmpty ? nil : $0 },
-            userAgent: request.headers[.userAgent],
-            clientIP: context.clientIP,
-            authorizationCode: try parameters.optional("authorization_code"))
     }
 }
