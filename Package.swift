@@ -145,9 +145,8 @@ let package = Package(
         ),
         // The fuzz harnesses' checks, one type per parser of untrusted input (Fuzz/Harnesses): run
         // by the libFuzzer targets below (scripts/fuzz), and on every seed of Fuzz/corpus by
-        // FuzzCorpusTests. Some `@testable import` the modules, which debug builds and scripts/fuzz
-        // allow; a release build of every target (no `--product`, which every script names) needs
-        // `-Xswiftc -enable-testing` for it.
+        // FuzzCorpusTests. What they reach that the modules do not make public is `package`, so
+        // they need no `@testable import` and every configuration builds them.
         .target(
             name: "FuzzHarnesses",
             dependencies: ["IssuerCore", "JOSE", "Postgres", .product(name: "Crypto", package: "swift-crypto")],

@@ -1,11 +1,11 @@
 import Foundation
-@testable import IssuerCore
+import IssuerCore
 import Postgres
 
 /// The claims of an Apple server-to-server notification, its signature already verified. Each
 /// input is read twice: as the whole claims object, and as the `events` claim (Apple sends it as
-/// a string holding JSON) inside claims that otherwise pass. `@testable`: the type is internal.
-/// Fuzzed by Fuzz/AppleNotificationEvent, replayed on its corpus by Tests/FuzzCorpusTests.
+/// a string holding JSON) inside claims that otherwise pass. The type is `package`, for this
+/// package's targets only. Fuzzed by Fuzz/AppleNotificationEvent, replayed on its corpus by Tests/FuzzCorpusTests.
 public enum AppleNotificationEventHarness {
     private static let issuer = "https://appleid.apple.com"
     private static let audience = "com.example.issuer.services"

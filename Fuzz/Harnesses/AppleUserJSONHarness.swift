@@ -1,9 +1,9 @@
 import Foundation
-@testable import IssuerCore
+import IssuerCore
 
 /// The `user` member Apple posts to the hosted flow's callback on a first consent. Each input is
 /// read as the whole member, and as the first name inside one that is otherwise well formed.
-/// `@testable`: the type is internal. Fuzzed by Fuzz/AppleUserJSON, replayed on its corpus by
+/// The type is `package`, visible to this package's targets only. Fuzzed by Fuzz/AppleUserJSON, replayed on its corpus by
 /// Tests/FuzzCorpusTests.
 public enum AppleUserJSONHarness {
     /// One input; a failed check traps, as libFuzzer expects.

@@ -1,9 +1,9 @@
 import Foundation
-@testable import JOSE
+import JOSE
 
 /// A JWK Set (RFC 7517 §5) as Apple's or another provider's JWKS endpoint answers it, and single
-/// JWKs: both key-set readers agree, and every key they keep round-trips. `@testable`: a P-256
-/// key's coordinates are internal. Fuzzed by Fuzz/JWK, replayed on its corpus by
+/// JWKs: both key-set readers agree, and every key they keep round-trips. A P-256
+/// key's coordinates are `package`. Fuzzed by Fuzz/JWK, replayed on its corpus by
 /// Tests/FuzzCorpusTests.
 public enum JWKHarness {
     /// One input; a failed check traps, as libFuzzer expects.

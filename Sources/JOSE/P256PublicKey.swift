@@ -9,9 +9,9 @@ import Foundation
 /// signature as they are, with no DER to assemble by hand.
 public struct P256PublicKey: Sendable, Equatable {
     /// The x coordinate, 32 big-endian octets (RFC 7518 §6.2.1.2).
-    let x: [UInt8]
+    package let x: [UInt8]
     /// The y coordinate, 32 big-endian octets (RFC 7518 §6.2.1.3).
-    let y: [UInt8]
+    package let y: [UInt8]
     private let key: P256.Signing.PublicKey
 
     /// Octets of one coordinate, and of each of R and S in a signature (RFC 7518 §3.4, §6.2.1.2).

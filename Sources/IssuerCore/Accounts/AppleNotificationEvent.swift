@@ -4,16 +4,16 @@ import JOSE
 /// One server-to-server notification from Apple (docs/reference.md, "Apple notifications"), its signature already verified:
 /// the JWT's `iss`, `aud`, `iat`, `exp`, `jti`, and its `events` claim, which Apple sends as a
 /// JSON object or as a string holding one.
-struct AppleNotificationEvent: Sendable, Equatable {
+package struct AppleNotificationEvent: Sendable, Equatable {
     /// What happened; the table (docs/reference.md, "Apple notifications").
-    enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case emailDisabled
         case emailEnabled
         case consentRevoked
         case accountDeleted
         case unknown(String)
 
-        init(_ type: String) {
+        package init(_ type: String) {
             switch type {
             case "email-disabled": self = .emailDisabled
             case "email-enabled": self = .emailEnabled
@@ -25,7 +25,7 @@ struct AppleNotificationEvent: Sendable, Equatable {
 
         /// The name metrics and logs use; an unknown type is `other`, so a sender cannot grow the
         /// metric's label set.
-        var name: String {
+        package var name: String {
             switch self {
             case .emailDisabled: "email-disabled"
             case .emailEnabled: "email-enabled"
@@ -41,17 +41,17 @@ struct AppleNotificationEvent: Sendable, Equatable {
         let description: String
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// Apple's user id: the `sub` of its identity tokens.
-    var subject: String
+    package var subject: String
     /// When it happened, as Apple says (`event_time`, milliseconds), never later than `iat`; `iat` when absent.
-    var time: Date
+    package var time: Date
     /// Idempotency key: the JWT's `jti`, or a digest of the payload when Apple sends none.
-    var jti: String
+    package var jti: String
 
     /// Checks the claims (docs/reference.md, "Apple notifications": `iss`, `aud` one of `audiences`, `iat` not in the future and
     /// at most `SecurityEventClaims.maximumAge` old, `exp` when present not passed, with `leeway`) and reads the event.
-    init(payload: Data, issuer: String, audiences: Set<String>, now: Date, leeway: TimeInterval) throws {
+    package init(payload: Data, issuer: String, audiences: Set<String>, now: Date, leeway: TimeInterval) throws {
         let claims: [String: Any]
         let iat: Double
         do throws(SecurityEventClaims.Failure) {

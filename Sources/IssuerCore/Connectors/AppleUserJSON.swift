@@ -3,11 +3,11 @@ import Foundation
 /// The `user` member Apple posts on the first consent only:
 /// `{"name": {"firstName": "…", "lastName": "…"}, "email": "…"}`. Read leniently: a part that is
 /// missing, too long or holds control characters is dropped, never a reason to fail the sign-in.
-struct AppleUserJSON {
-    var givenName: String?
-    var familyName: String?
+package struct AppleUserJSON {
+    package var givenName: String?
+    package var familyName: String?
 
-    init(_ text: String?) {
+    package init(_ text: String?) {
         guard let text, text.utf8.count <= 4096, let data = text.data(using: .utf8),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let name = object["name"] as? [String: Any]

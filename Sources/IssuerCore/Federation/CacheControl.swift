@@ -4,7 +4,7 @@
 /// The grammar is RFC 9110 §5.6.1's list of `token [ "=" ( token / quoted-string ) ]`. Empty list
 /// elements and whitespace around them are accepted, as §5.6.1 requires of recipients; an element
 /// that does not follow the grammar is dropped, and parsing resumes after the next comma outside a
-/// quoted string. Standard library only, so the fuzz target compiles this file on its own.
+/// quoted string. Fuzzed by Fuzz/CacheControl.
 public struct CacheControl: Sendable, Equatable {
     /// One `cache-directive`: its name lowercased (names are case-insensitive, RFC 9111 §5.2),
     /// its argument as sent, with a quoted string's quoting removed.

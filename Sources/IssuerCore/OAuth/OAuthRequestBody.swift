@@ -2,8 +2,7 @@ import Foundation
 
 /// The parameters in an OAuth request body (docs/reference.md, "Requests and errors" and "Faults and bad input"): `application/x-www-form-urlencoded` as
 /// RFC 6749 §4 requires, or `application/json`. The pure part of the server's `OAuthParameters`:
-/// bytes in, parameters or `invalid_request` out, Foundation only, so the fuzz targets compile it
-/// with `OAuthError.swift` alone.
+/// bytes in, parameters or `invalid_request` out, fuzzed by Fuzz/FormBody and Fuzz/JSONBody.
 ///
 /// Non-UTF-8 bytes, malformed encodings and repeated parameters (RFC 6749 §3.1, in either
 /// encoding) are refused. Values are kept as sent; what a field may contain is the endpoint's
