@@ -71,10 +71,12 @@ struct IssuerServices: Sendable {
             refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge,
             emailLinking: EmailLinking(configuration))
         let appleExchange = IdentityExchange(
-            verifier: verifier, audiences: configuration.appleClientIDs.map(Set.init), limitsAudiencesByClient: true,
-            noncePolicy: NoncePolicy(
-                required: configuration.appleRequireNonce, acceptUnhashed: configuration.appleAcceptUnhashedNonce),
-            clients: configuration.clients, store: signIns, responder: responder, custody: appleCustody, events: metrics)
+            connector: AppleNativeCredential(
+                verifier: verifier, audiences: configuration.appleClientIDs.map(Set.init),
+                noncePolicy: NoncePolicy(
+                    required: configuration.appleRequireNonce, acceptUnhashed: configuration.appleAcceptUnhashedNonce),
+                custody: appleCustody),
+            clients: configuration.clients, store: signIns, responder: responder, events: metrics)
         // docs/reference.md, "Google and other OpenID providers": each provider is the same
         // exchange, configured by its settings; its keys found through its discovery document
         // unless configured.
@@ -92,8 +94,10 @@ struct IssuerServices: Sendable {
                 name: settings.id, events: metrics)
             let providerVerifier = IdentityTokenVerifier(provider: IdentityProvider(settings), keys: keys, clock: clock)
             providerExchanges.append(IdentityExchange(
-                verifier: providerVerifier, audiences: settings.nativeAudiences.isEmpty ? nil : Set(settings.nativeAudiences),
-                noncePolicy: NoncePolicy(), clients: configuration.clients, store: signIns, responder: responder, events: metrics))
+                connector: OIDCNativeCredential(
+                    verifier: providerVerifier, audiences: settings.nativeAudiences.isEmpty ? nil : Set(settings.nativeAudiences),
+                    noncePolicy: NoncePolicy()),
+                clients: configuration.clients, store: signIns, responder: responder, events: metrics))
             if let clientID = settings.clientID, let secret = settings.clientSecret {
                 hostedProviders.append(OIDCHostedFlow(
                     name: settings.id, clientID: clientID, clientSecret: secret, scopes: settings.scopes,

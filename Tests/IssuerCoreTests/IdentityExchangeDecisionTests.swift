@@ -47,8 +47,9 @@ struct IdentityExchangeDecisionTests {
         let keys = RemoteJWKSCache(
             url: URL(string: "https://appleid.apple.com/auth/keys")!, fetcher: StubJWKSFetcher(serving: apple), clock: clock)
         return IdentityExchange(
-            verifier: IdentityTokenVerifier(provider: .apple, keys: keys, clock: clock), audiences: ["com.example.app"],
-            noncePolicy: NoncePolicy(required: false, acceptUnhashed: false),
+            connector: OIDCNativeCredential(
+                verifier: IdentityTokenVerifier(provider: .apple, keys: keys, clock: clock), audiences: ["com.example.app"],
+                noncePolicy: NoncePolicy(required: false, acceptUnhashed: false)),
             clients: try! ClientRegistry(clients: [
                 OAuthClient(clientID: TokenSigning.audience, redirectURIs: ["app:/cb"], scopes: ["openid", "email"]),
             ]),

@@ -5,7 +5,8 @@ import Postgres
 /// Exchanges a provider's identity token for our tokens: the native sign-in (docs/reference.md, "Native sign-in") and
 /// the RFC 8693 token-exchange grant (docs/reference.md, "Token endpoint"), which differ only in how a bad token is
 /// reported. Steps, in order: client → scope → provider configured → verify the token →
-/// sign in (one statement) → mint.
+/// sign in (one statement) → mint. What differs by provider (the audiences, the nonce rule, what
+/// is kept once signed in) is its connector's (`NativeCredentialConnector`, docs/design.md, "Connectors").
 public struct IdentityExchange: Sendable {
     /// How an invalid identity token is reported.
     public enum Style: Sendable {
@@ -61,37 +62,23 @@ public struct IdentityExchange: Sendable {
     }
 
     /// Whose tokens this exchange accepts.
-    public var provider: IdentityProvider { verifier.provider }
-    private let verifier: IdentityTokenVerifier
-    /// `ISSUER_APPLE_CLIENT_IDS`, or a provider's `native_audiences`; nil when not configured.
-    private let audiences: Set<String>?
-    /// Whether a client's `apple_audiences` limits the audiences it may exchange (Apple's rule).
-    private let limitsAudiencesByClient: Bool
-    private let noncePolicy: NoncePolicy
+    public var provider: IdentityProvider { connector.provider }
+    private let connector: any NativeCredentialConnector
     private let clients: ClientRegistry
     private let store: any SignInStoring
     private let responder: TokenResponder
-    private let custody: AppleTokenCustody?
     private let events: any AccountEvents
 
-    /// - Parameters:
-    ///   - audiences: `ISSUER_APPLE_CLIENT_IDS` or `native_audiences`; nil or empty answers 503 (not configured).
-    ///   - limitsAudiencesByClient: apply each client's `apple_audiences` (Apple's exchange).
-    ///   - custody: where Apple's `authorization_code` goes (docs/reference.md, "Apple token custody"); nil ignores it.
+    /// - Parameter connector: the provider's native credential; one that is not configured answers 503.
     public init(
-        verifier: IdentityTokenVerifier, audiences: Set<String>?, limitsAudiencesByClient: Bool = false, noncePolicy: NoncePolicy,
-        clients: ClientRegistry, store: any SignInStoring, responder: TokenResponder, custody: AppleTokenCustody? = nil,
+        connector: any NativeCredentialConnector, clients: ClientRegistry, store: any SignInStoring, responder: TokenResponder,
         events: any AccountEvents = UncountedAccountEvents()
     ) {
         self.events = events
-        self.verifier = verifier
-        self.audiences = audiences
-        self.limitsAudiencesByClient = limitsAudiencesByClient
-        self.noncePolicy = noncePolicy
+        self.connector = connector
         self.clients = clients
         self.store = store
         self.responder = responder
-        self.custody = custody
     }
 
     /// - Parameter logger: the request's logger, so every line carries its request id.
@@ -114,11 +101,11 @@ public struct IdentityExchange: Sendable {
         guard idToken.utf8.count <= IdentityTokenVerifier.maximumTokenLength else {
             throw .invalidRequest("The id_token is too long.")
         }
-        guard let audiences, !audiences.isEmpty else {
-            throw .temporarilyUnavailable("Sign in with \(verifier.provider.name.capitalized) is not configured on this server.")
+        guard connector.isConfigured else {
+            throw .temporarilyUnavailable("Sign in with \(provider.name.capitalized) is not configured on this server.")
         }
         do {
-            return try await verifier.verify(idToken, audiences: audiences, nonce: nonce, noncePolicy: noncePolicy)
+            return try await connector.identity(idToken: idToken, nonce: nonce, for: nil)
         } catch {
             throw error.oauthError
         }
@@ -130,14 +117,12 @@ public struct IdentityExchange: Sendable {
         let client = try request.clientID.map(clients.authenticate) ?? clients.defaultClient
         try client.checkProof(request.dpopThumbprint)
         let scopes = try ScopeRequest.resolve(request.scope, for: client)
-        guard let configured = audiences, !configured.isEmpty else {
-            throw .temporarilyUnavailable("Sign in with \(verifier.provider.name.capitalized) is not configured on this server.")
+        guard connector.isConfigured else {
+            throw .temporarilyUnavailable("Sign in with \(provider.name.capitalized) is not configured on this server.")
         }
-        // docs/reference.md, "Configuration" `apple_audiences`: a client limited to some bundle IDs refuses tokens for others.
-        let audiences = limitsAudiencesByClient ? configured.filter(client.accepts(appleAudience:)) : configured
         let identity: ExternalIdentity
         do {
-            identity = try await verifier.verify(request.idToken, audiences: audiences, nonce: request.nonce, noncePolicy: noncePolicy)
+            identity = try await connector.identity(idToken: request.idToken, nonce: request.nonce, for: client)
         } catch {
             throw style == .nativeSignIn ? error.oauthError : error.tokenExchangeError
         }
@@ -163,10 +148,8 @@ public struct IdentityExchange: Sendable {
             events.identityLinked(provider: identity.provider, by: "verified_email")
             logger.notice("identity linked by verified e-mail", metadata: ["user": "\(signIn.user.subject)", "provider": "\(identity.provider)"])
         }
-        if let code = request.authorizationCode, let custody {
-            // docs/reference.md, "Apple token custody": redeemed with `client_id` = the Apple token's `aud`; never fails the sign-in.
-            await custody.custody(authorizationCode: code, clientID: identity.audience, userID: signIn.user.id, logger: logger)
-        }
+        await connector.signedIn(
+            userID: signIn.user.id, identity: identity, authorizationCode: request.authorizationCode, logger: logger)
         var response = try responder.respond(
             user: signIn.user, clientID: client.clientID, scopes: scopes, sessionID: signIn.sessionID,
             authTime: signIn.authTime, sessionExpiresAt: signIn.sessionExpiresAt, nonce: request.nonce,
