@@ -107,8 +107,7 @@ struct IssuerServices: Sendable {
         }
         exchanges = ProviderExchanges(apple: appleExchange, others: providerExchanges)
         accountIdentities = AccountIdentities(
-            exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock,
-            events: metrics, custody: appleCustody)
+            exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock, events: metrics)
         googleRISC = Self.googleRISC(dependencies, pipeline: securityEvents)
         dpop = DPoPProofCheck(
             pool: dependencies.pool, clock: clock, issuerURL: issuerURL,

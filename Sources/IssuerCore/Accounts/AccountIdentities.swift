@@ -13,17 +13,12 @@ public struct AccountIdentities: Sendable {
     private let clock: any WallClock
     private let immediateTimeout: Duration
     private let events: any AccountEvents
-    private let custody: AppleTokenCustody?
 
-    /// - Parameter custody: where an Apple identity's `authorization_code` goes, so that the
-    ///   account's deletion can revoke it at Apple as for an Apple sign-in.
     public init(
         exchanges: ProviderExchanges, pool: ConnectionPool, revocations: AppleRevocationQueue,
-        clock: any WallClock, events: any AccountEvents = UncountedAccountEvents(), custody: AppleTokenCustody? = nil,
-        immediateTimeout: Duration = .seconds(2)
+        clock: any WallClock, events: any AccountEvents = UncountedAccountEvents(), immediateTimeout: Duration = .seconds(2)
     ) {
         self.events = events
-        self.custody = custody
         self.exchanges = exchanges
         self.store = AccountIdentitiesStore(pool: pool, appleProvider: exchanges.apple.provider.name)
         self.revocations = revocations
@@ -71,10 +66,9 @@ public struct AccountIdentities: Sendable {
         case .linked:
             events.identityLinked(provider: provider, by: "user")
             logger.notice("identity linked", metadata: metadata)
-            // docs/reference.md, "Apple token custody": a linked Apple identity's code is kept as a sign-in's is.
-            if provider == exchanges.apple.provider.name, let authorizationCode, let custody {
-                await custody.custody(authorizationCode: authorizationCode, clientID: identity.audience, userID: proven.userID, logger: logger)
-            }
+            // What the provider's connector keeps after a sign-in it keeps after a link too (Apple's
+            // code, docs/reference.md, "Apple token custody").
+            await exchange.linked(userID: proven.userID, identity: identity, authorizationCode: authorizationCode, logger: logger)
         case .alreadyLinked:
             break
         case .inUse:

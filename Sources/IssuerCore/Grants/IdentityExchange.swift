@@ -94,6 +94,13 @@ public struct IdentityExchange: Sendable {
         }
     }
 
+    /// What the connector keeps once `identity` is linked to `userID` (docs/reference.md, "Linked
+    /// identities"), as after a sign-in: Apple's one-time `authorization_code` goes to token custody,
+    /// so that the account's deletion can revoke it at Apple. Nothing it does fails the link.
+    public func linked(userID: UUID, identity: ExternalIdentity, authorizationCode: String?, logger: Logger) async {
+        await connector.signedIn(userID: userID, identity: identity, authorizationCode: authorizationCode, logger: logger)
+    }
+
     /// A provider's ID token verified as the native sign-in verifies it (its audiences, its nonce
     /// rule), without signing anyone in: for linking it to a signed-in user (docs/reference.md,
     /// "Linked identities"). Errors are the native sign-in's.
