@@ -87,8 +87,7 @@ func buildRouters(
     // verified once (a bound one only with a proof from its key) and put on the request context.
     router.add(middleware: AccessTokenAuthenticationMiddleware(
         proofs: services.dpop,
-        verifier: AccessTokenVerifier(
-            issuer: configuration.issuerURL.absoluteString, audience: configuration.audience, clock: dependencies.clock),
+        verifier: services.accessTokens,
         ring: { keys.current.ring }, pathPrefix: configuration.pathPrefix))
     // docs/reference.md, "Two proofs of one session": an account change's refresh token, read
     // from its body only once the bearer passed.

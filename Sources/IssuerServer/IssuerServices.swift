@@ -8,6 +8,8 @@ struct IssuerServices: Sendable {
     let refresh: RefreshTokenGrant
     /// docs/reference.md, "DPoP": every token request's proof, checked before its grant runs.
     let dpop: DPoPProofCheck
+    /// Our access tokens' verifier: the revocation endpoint's and the routes' authentication step's.
+    let accessTokens: AccessTokenVerifier
     let revocation: TokenRevocation
     let userInfo: UserInfoService
     /// docs/reference.md, "Hosted sign-in": the hosted Authorization Code flow, its code grant, and the logout (docs/reference.md, "Sign-out").
@@ -45,7 +47,7 @@ struct IssuerServices: Sendable {
                 accessTokenTTL: configuration.accessTokenTTL, idTokenTTL: configuration.idTokenTTL, clock: clock),
             ring: ring)
         let sessions = SessionRevocationStore(pool: dependencies.pool)
-        let accessTokens = AccessTokenVerifier(issuer: issuerURL, audience: configuration.audience, clock: clock)
+        accessTokens = AccessTokenVerifier(issuer: issuerURL, audience: configuration.audience, clock: clock)
         let vault = AppleTokenVault(secret: dependencies.serverSecret)
         let appleAPI = Self.appleAPI(dependencies)
         appleRevocations = AppleRevocationQueue(pool: dependencies.pool, vault: vault, api: appleAPI, clock: clock, events: metrics)
