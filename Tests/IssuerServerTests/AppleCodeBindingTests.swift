@@ -91,6 +91,11 @@ struct AppleCodeBindingTests {
                     second.appleFetcher.setFailing(false)
                     rig.fixture.clock.advance(by: 3600)
                     #expect(try await AppleTestRig.eventually { try await rig.fixture.count("apple_held_answers") == 0 })
+                    if someoneElses {
+                        // The held answer ends when its revocation is queued; the send follows, and the
+                        // app must still be running for it (a cancelled send is retried, not lost).
+                        #expect(try await AppleTestRig.eventually { rig.apple.revokedTokens == [appleToken] })
+                    }
                 }
             }
             let userID = try #require(signedIn.withLock { $0 })
