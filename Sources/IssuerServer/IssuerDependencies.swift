@@ -29,6 +29,9 @@ public struct IssuerDependencies: Sendable {
     /// endpoints: over HTTP under docs/reference.md, "Faults and bad input"
     /// rules (`HTTPFormPoster`), through the configured proxy (docs/reference.md, "Outbound proxy"), unless a test replaces it.
     public var formPoster: any FormPoster
+    /// How Facebook's Graph API is called (docs/reference.md, "Facebook"): over HTTP under the same
+    /// rules and proxy as `formPoster`, unless a test replaces it.
+    public var remoteRequester: any RemoteRequester
     /// The build `issuer_build_info` names (docs/operations.md, "Reading the metrics"); `issuer serve` sets it.
     public var buildInfo: BuildInfo = .unknown
     /// How often the background worker retries Apple code redemptions and revocations; tests shorten it.
@@ -49,5 +52,6 @@ public struct IssuerDependencies: Sendable {
         self.clock = clock
         self.jwksFetcher = jwksFetcher ?? HTTPJWKSFetcher(fetch: RemoteFetch(proxy: configuration.outboundProxy))
         self.formPoster = HTTPFormPoster(proxy: configuration.outboundProxy)
+        self.remoteRequester = HTTPFormPoster(proxy: configuration.outboundProxy)
     }
 }

@@ -80,15 +80,21 @@ struct IssuerServices: Sendable {
                 custody: appleCustody),
             clients: configuration.clients, store: signIns, responder: responder, events: metrics)
         // docs/reference.md, "Google and other OpenID providers": each provider is the same
-        // exchange, configured by its settings; its keys found through its discovery document
-        // unless configured.
-        // docs/reference.md, "Google and other OpenID providers": each provider is the same
         // verifier and key cache, configured by its settings, its keys found through its
         // discovery document unless configured; the native exchange and the hosted flow share them.
         let base = issuerURL.hasSuffix("/") ? String(issuerURL.dropLast()) : issuerURL
         var providerExchanges: [IdentityExchange] = []
         var hostedProviders: [any HostedFlowConnector] = []
         for settings in configuration.providers.providers {
+            if settings.kind == .facebook {
+                let facebook = Self.facebook(settings, dependencies)
+                providerExchanges.append(IdentityExchange(
+                    connector: facebook.native, clients: configuration.clients, store: signIns, responder: responder, events: metrics))
+                hostedProviders.append(FacebookHostedFlow(
+                    id: settings.id, settings: settings, callbackURL: base + "/auth/\(settings.id)/callback", credential: facebook.native,
+                    transport: dependencies.formPoster))
+                continue
+            }
             let endpoints = ProviderEndpoints(settings: settings, fetcher: dependencies.jwksFetcher, clock: clock, logger: logger)
             let keys = RemoteJWKSCache(
                 source: settings.jwksURI?.absoluteString ?? "the jwks_uri of \(settings.issuer)",
@@ -156,6 +162,21 @@ struct IssuerServices: Sendable {
             verifier: IdentityTokenVerifier(provider: GoogleRISC.identityProvider, keys: keys, clock: dependencies.clock),
             providers: google.map(GoogleRISC.Provider.init), pipeline: pipeline, clock: dependencies.clock,
             events: metrics)
+    }
+
+    /// A provider of kind `facebook`'s connector (docs/reference.md, "Facebook"): its keys at the
+    /// pinned `jwks_uri`, never from a discovery document, and its Graph API.
+    static func facebook(_ settings: ProviderSettings, _ dependencies: IssuerDependencies) -> (native: FacebookNativeCredential, graph: FacebookGraph) {
+        let keys = RemoteJWKSCache(
+            url: settings.jwksURI ?? ProviderSettings.Facebook.jwksURI, fetcher: dependencies.jwksFetcher, clock: dependencies.clock,
+            logger: dependencies.logger, name: settings.id, events: dependencies.metrics)
+        let appID = settings.clientID ?? ""
+        let graph = FacebookGraph(
+            appID: appID, appSecret: settings.clientSecret ?? Secret(""), graphURL: settings.graphURL ?? ProviderSettings.Facebook.graphURL,
+            graphVersion: settings.graphVersion ?? ProviderSettings.Facebook.graphVersion, transport: dependencies.remoteRequester,
+            clock: dependencies.clock)
+        let verifier = IdentityTokenVerifier(provider: IdentityProvider(settings), keys: keys, clock: dependencies.clock)
+        return (FacebookNativeCredential(verifier: verifier, graph: graph, appID: appID), graph)
     }
 
     /// Apple's token and revoke endpoints with the configured credentials; nil without them

@@ -21,8 +21,8 @@ struct NativeCredentialConnectorTests {
             self.isConfigured = isConfigured
         }
 
-        func identity(idToken: String, nonce: String?, for client: OAuthClient?) async throws(IdentityTokenError) -> ExternalIdentity {
-            guard idToken == "good-token" else { throw .rejected("not corp's") }
+        func identity(_ credential: NativeCredential, nonce: String?, for client: OAuthClient?) async throws(IdentityTokenError) -> ExternalIdentity {
+            guard credential == .idToken("good-token") else { throw .rejected("not corp's") }
             return ExternalIdentity(provider: "corp", subject: "corp-1", audience: "corp-app")
         }
 

@@ -43,7 +43,7 @@ private let googleEntry = #"{"id":"google","kind":"google","native_audiences":["
     @Test("refused at start, naming why", arguments: [
         (#"{"id":"google"}"#, "must be a JSON array of provider objects, not an object"),
         (#"[{"id":"google","kind":"google","native_audiences":["w"],"hosted_domian":"x"}]"#, "unknown field 'hosted_domian'"),
-        (#"[{"id":"google","kind":"facebook","native_audiences":["w"]}]"#, "kind"),
+        (#"[{"id":"google","kind":"github","native_audiences":["w"]}]"#, "kind"),
         (#"[{"id":"apple","kind":"oidc","issuer":"https://a.example","native_audiences":["w"]}]"#, "'apple'"),
         (#"[{"id":"Google","kind":"google","native_audiences":["w"]}]"#, "lowercase"),
         (#"[{"id":"g","kind":"google","native_audiences":["w"]},{"id":"g","kind":"google","native_audiences":["w"]}]"#, "twice"),
@@ -115,7 +115,7 @@ private let googleEntry = #"{"id":"google","kind":"google","native_audiences":["
         (#"[\#(googleEntry),{"id":"corp","kind":"oidc","issuer":"https://login.example.com","native_audiences":["w"],"hosted_domian":"x"}]"#,
          "entry 2 ('corp') has an unknown field 'hosted_domian'"),
         (#"[{"kind":"oidc","issuer":"https://login.example.com","native_audiences":["w"]}]"#, "entry 1 needs an id"),
-        (#"[{"id":"google","kind":"facebook","native_audiences":["w"]}]"#, "entry 1 ('google'): the kind 'facebook' is not one"),
+        (#"[{"id":"google","kind":"github","native_audiences":["w"]}]"#, "entry 1 ('google'): the kind 'github' is not one"),
         (#"[{"id":"google","native_audiences":["w"]}]"#, "entry 1 ('google') needs a kind"),
         (#"[\#(googleEntry),{"id":"corp","kind":"oidc","issuer":"https://login.example.com","scopes":"openid"}]"#,
          "entry 2 ('corp'): scopes must be an array of strings"),

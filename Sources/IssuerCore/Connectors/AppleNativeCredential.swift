@@ -24,8 +24,9 @@ public struct AppleNativeCredential: NativeCredentialConnector {
     }
 
     public func identity(
-        idToken: String, nonce: String?, for client: OAuthClient?
+        _ credential: NativeCredential, nonce: String?, for client: OAuthClient?
     ) async throws(IdentityTokenError) -> ExternalIdentity {
+        guard case .idToken(let idToken) = credential else { throw .incomplete("This provider takes an id_token.") }
         let configured = audiences ?? []
         // docs/reference.md, "Configuration" `apple_audiences`: a client limited to some bundle IDs refuses tokens for others.
         let accepted = client.map { configured.filter($0.accepts(appleAudience:)) } ?? configured

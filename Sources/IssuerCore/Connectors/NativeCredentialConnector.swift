@@ -15,11 +15,13 @@ public protocol NativeCredentialConnector: Sendable {
     var provider: IdentityProvider { get }
     /// Whether it has audiences to accept; an exchange with one that has none answers 503.
     var isConfigured: Bool { get }
+    /// Whether it takes an access token as well as an ID token (Facebook's classic login).
+    var takesAccessTokens: Bool { get }
 
-    /// The identity `idToken` proves with `nonce` (the raw nonce the app sent, if any) to
+    /// The identity `credential` proves with `nonce` (the raw nonce the app sent, if any) to
     /// `client`, or to any client when `client` is nil (a signed-in user linking it:
     /// docs/reference.md, "Linked identities").
-    func identity(idToken: String, nonce: String?, for client: OAuthClient?) async throws(IdentityTokenError) -> ExternalIdentity
+    func identity(_ credential: NativeCredential, nonce: String?, for client: OAuthClient?) async throws(IdentityTokenError) -> ExternalIdentity
 
     /// Runs once the credential signed `userID` in as `identity`, before the tokens are answered;
     /// nothing it does can fail the sign-in (Apple hands its one-time code to token custody here).
@@ -27,6 +29,9 @@ public protocol NativeCredentialConnector: Sendable {
 }
 
 extension NativeCredentialConnector {
+    /// Most providers' apps present an ID token only.
+    public var takesAccessTokens: Bool { false }
+
     /// Most providers' apps present nothing to keep once the user is signed in.
     public func signedIn(userID: UUID, identity: ExternalIdentity, authorizationCode: String?, logger: Logger) async {}
 }

@@ -57,6 +57,7 @@ public struct OIDCHostedFlow: HostedFlowConnector {
         switch kind {
         case .google: .google
         case .oidc: .neutral
+        case .facebook: .facebook
         }
     }
 

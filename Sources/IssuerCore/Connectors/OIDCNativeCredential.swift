@@ -18,8 +18,9 @@ public struct OIDCNativeCredential: NativeCredentialConnector {
     }
 
     public func identity(
-        idToken: String, nonce: String?, for client: OAuthClient?
+        _ credential: NativeCredential, nonce: String?, for client: OAuthClient?
     ) async throws(IdentityTokenError) -> ExternalIdentity {
-        try await verifier.verify(idToken, audiences: audiences ?? [], nonce: nonce, noncePolicy: noncePolicy)
+        guard case .idToken(let idToken) = credential else { throw .incomplete("This provider takes an id_token.") }
+        return try await verifier.verify(idToken, audiences: audiences ?? [], nonce: nonce, noncePolicy: noncePolicy)
     }
 }

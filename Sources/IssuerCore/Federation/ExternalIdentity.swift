@@ -16,6 +16,10 @@ public struct ExternalIdentity: Sendable, Equatable {
     public var codeHash: String?
     /// Apple's `transfer_sub` during a team transfer (docs/reference.md, "Apple team transfer").
     public var transferSub: String?
+    /// The name the provider's answer carried, where its connector keeps it (Facebook's); a
+    /// name the app sends beside Apple's token comes first.
+    public var givenName: String?
+    public var familyName: String?
 
     /// Only provider, subject and audience are always known; the rest is what the token carried.
     public init(provider: String, subject: String, audience: String, email: String? = nil, emailVerified: Bool? = nil, isPrivateEmail: Bool? = nil, codeHash: String? = nil) {

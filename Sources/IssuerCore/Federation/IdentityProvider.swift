@@ -36,11 +36,12 @@ public struct IdentityProvider: Sendable, Equatable {
     /// Sign in with Apple: RS256 only, as Apple signs.
     public static let apple = IdentityProvider(name: "apple", issuer: "https://appleid.apple.com")
 
-    /// A provider of `ISSUER_PROVIDERS_FILE`.
+    /// A provider of `ISSUER_PROVIDERS_FILE`. Limited Login signs with RS256 only
+    /// (docs/reference.md, "Facebook"); the others with any algorithm of our allow-list.
     public init(_ settings: ProviderSettings) {
         self.init(
             name: settings.id, issuer: settings.issuer, alternateIssuers: settings.issuers,
             authorizedParties: Set(settings.authorizedParties), hostedDomain: settings.hostedDomain,
-            algorithms: Set(JWSAlgorithm.allCases))
+            algorithms: settings.kind == .facebook ? [.rs256] : Set(JWSAlgorithm.allCases))
     }
 }

@@ -20,6 +20,10 @@ struct IdentityTokenClaims: Decodable {
     var hd: String?
     /// Apple, during a team transfer: the identifier the sending team exported for this user.
     var transferSub: String?
+    /// OIDC Core §5.1; read leniently (a name of another type is no name), kept only where the
+    /// connector keeps names (Facebook's).
+    var givenName: String?
+    var familyName: String?
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, exp, iat, nonce, email, azp, hd
@@ -27,6 +31,8 @@ struct IdentityTokenClaims: Decodable {
         case codeHash = "c_hash"
         case emailVerified = "email_verified"
         case isPrivateEmail = "is_private_email"
+        case givenName = "given_name"
+        case familyName = "family_name"
     }
 
     init(from decoder: any Decoder) throws {
@@ -48,6 +54,8 @@ struct IdentityTokenClaims: Decodable {
         transferSub = try container.decodeIfPresent(String.self, forKey: .transferSub)
         emailVerified = try Self.flexibleBool(container, .emailVerified)
         isPrivateEmail = try Self.flexibleBool(container, .isPrivateEmail)
+        givenName = (try? container.decodeIfPresent(String.self, forKey: .givenName)).flatMap { $0 }
+        familyName = (try? container.decodeIfPresent(String.self, forKey: .familyName)).flatMap { $0 }
     }
 
     private static func flexibleBool(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Bool? {

@@ -23,6 +23,10 @@ extension IdentityTokenError {
         case .rejected(let reason): return .invalidGrant(nonceAdvice ?? "The identity token was rejected.", debug: reason)
         case .keysUnavailable(let reason):
             return .temporarilyUnavailable("The identity provider's keys cannot be fetched; try again later.", debug: reason)
+        case .providerUnavailable(let reason):
+            return .temporarilyUnavailable("The identity provider cannot be reached; try again later.", debug: reason)
+        case .incomplete(let description):
+            return .invalidRequest(description)
         }
     }
 
@@ -31,7 +35,7 @@ extension IdentityTokenError {
         switch self {
         case .malformed, .rejected:
             return .invalidRequest(nonceAdvice ?? "subject_token is not a valid identity token.", debug: "\(self)")
-        case .keysUnavailable:
+        case .keysUnavailable, .providerUnavailable, .incomplete:
             return oauthError
         }
     }

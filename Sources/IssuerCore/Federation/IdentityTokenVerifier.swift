@@ -28,11 +28,21 @@ public struct IdentityTokenVerifier: Sendable {
     ///   - audiences: the `aud` values accepted (the configured bundle IDs or Services ID).
     ///   - nonce: the raw nonce the client generated, if it sent one.
     ///   - noncePolicy: how it must match the token's claim (docs/reference.md, "Native sign-in").
+    ///   - keepingName: whether the token's `given_name` and `family_name` (at most 256 bytes,
+    ///     without control characters) go on the identity, for a connector that keeps them.
     public func verify(
-        _ token: String, audiences: Set<String>, nonce: String?, noncePolicy: NoncePolicy
+        _ token: String, audiences: Set<String>, nonce: String?, noncePolicy: NoncePolicy, keepingName: Bool = false
     ) async throws(IdentityTokenError) -> ExternalIdentity {
-        let (claims, identity) = try await verifiedClaims(token, audiences: audiences)
+        let (claims, verified) = try await verifiedClaims(token, audiences: audiences)
+        var identity = verified
         try noncePolicy.check(raw: nonce, claim: claims.nonce)
+        if keepingName {
+            func kept(_ part: String?) -> String? {
+                part.flatMap { !$0.isEmpty && $0.utf8.count <= 256 && !$0.containsControlCharacters ? $0 : nil }
+            }
+            identity.givenName = kept(claims.givenName)
+            identity.familyName = kept(claims.familyName)
+        }
         return identity
     }
 

@@ -10,6 +10,15 @@ extension IdentityExchange.Request {
     /// Names and nonces out of bounds are `invalid_request`; a user agent is cut and escaped.
     func bounded() throws(OAuthError) -> Self {
         var request = self
+        // docs/reference.md, "Facebook": an access token is bounded before the provider is asked
+        // about it (an ID token is bounded by its verifier).
+        if case .accessToken(let token) = credential {
+            guard !token.isEmpty, token.utf8.count <= IdentityTokenVerifier.maximumTokenLength,
+                  token.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+            else {
+                throw .invalidRequest("access_token must be printable ASCII of at most \(IdentityTokenVerifier.maximumTokenLength) bytes.")
+            }
+        }
         if let nonce {
             guard nonce.utf8.count <= Self.maximumNonceLength, !nonce.containsControlCharacters else {
                 throw .invalidRequest("The nonce must be at most \(Self.maximumNonceLength) bytes without control characters.")

@@ -18,8 +18,8 @@ public struct IdentityExchange: Sendable {
 
     /// One exchange request, parsed.
     public struct Request: Sendable {
-        /// The provider's identity token (`id_token`, or RFC 8693 `subject_token`).
-        public var idToken: String
+        /// The provider's credential (`id_token` or `access_token`, or RFC 8693 `subject_token`).
+        public var credential: NativeCredential
         /// The raw nonce the app generated, if it sent one.
         public var nonce: String?
         /// `client_id`: must name a registered client; nil (docs/reference.md, "Native sign-in": the native sign-in may
@@ -42,13 +42,13 @@ public struct IdentityExchange: Sendable {
         /// session is bound to that key (docs/reference.md, "DPoP").
         public var dpopThumbprint: String?
 
-        /// Only the token is required; the client defaults as `clientID` says.
+        /// Only the credential is required; the client defaults as `clientID` says.
         public init(
-            idToken: String, nonce: String? = nil, clientID: String?, scope: String? = nil, givenName: String? = nil,
+            credential: NativeCredential, nonce: String? = nil, clientID: String?, scope: String? = nil, givenName: String? = nil,
             familyName: String? = nil, userAgent: String? = nil, clientIP: String? = nil, authorizationCode: String? = nil,
             dpopThumbprint: String? = nil
         ) {
-            self.idToken = idToken
+            self.credential = credential
             self.nonce = nonce
             self.clientID = clientID
             self.scope = scope
@@ -59,7 +59,22 @@ public struct IdentityExchange: Sendable {
             self.authorizationCode = authorizationCode
             self.dpopThumbprint = dpopThumbprint
         }
+
+        /// A request with an ID token, as most providers' apps send.
+        public init(
+            idToken: String, nonce: String? = nil, clientID: String?, scope: String? = nil, givenName: String? = nil,
+            familyName: String? = nil, userAgent: String? = nil, clientIP: String? = nil, authorizationCode: String? = nil,
+            dpopThumbprint: String? = nil
+        ) {
+            self.init(
+                credential: .idToken(idToken), nonce: nonce, clientID: clientID, scope: scope, givenName: givenName,
+                familyName: familyName, userAgent: userAgent, clientIP: clientIP, authorizationCode: authorizationCode,
+                dpopThumbprint: dpopThumbprint)
+        }
     }
+
+    /// Whether its connector takes an access token as well as an ID token.
+    public var takesAccessTokens: Bool { connector.takesAccessTokens }
 
     /// Whose tokens this exchange accepts.
     public var provider: IdentityProvider { connector.provider }
@@ -112,7 +127,7 @@ public struct IdentityExchange: Sendable {
             throw .temporarilyUnavailable("Sign in with \(provider.name.capitalized) is not configured on this server.")
         }
         do {
-            return try await connector.identity(idToken: idToken, nonce: nonce, for: nil)
+            return try await connector.identity(.idToken(idToken), nonce: nonce, for: nil)
         } catch {
             throw error.oauthError
         }
@@ -129,14 +144,15 @@ public struct IdentityExchange: Sendable {
         }
         let identity: ExternalIdentity
         do {
-            identity = try await connector.identity(idToken: request.idToken, nonce: request.nonce, for: client)
+            identity = try await connector.identity(request.credential, nonce: request.nonce, for: client)
         } catch {
             throw style == .nativeSignIn ? error.oauthError : error.tokenExchangeError
         }
         let signIn: SignIn
         do {
             let signInRequest = SignInRequest(
-                identity: identity, givenName: request.givenName, familyName: request.familyName,
+                identity: identity, givenName: request.givenName ?? identity.givenName,
+                familyName: request.familyName ?? identity.familyName,
                 clientID: client.clientID, scopes: scopes, nonce: request.nonce,
                 userAgent: request.userAgent, clientIP: request.clientIP, dpopThumbprint: request.dpopThumbprint)
             signIn = try await store.signIn(signInRequest)

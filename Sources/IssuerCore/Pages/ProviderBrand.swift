@@ -5,7 +5,7 @@
 public enum ProviderBrand: String, Sendable, CaseIterable {
     case apple
     case google
-    /// For providers of kind `facebook`, once that kind is configurable.
+    /// For providers of kind `facebook` (docs/reference.md, "Facebook").
     case facebook
     case neutral
 }

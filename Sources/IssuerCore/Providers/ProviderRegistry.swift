@@ -81,6 +81,11 @@ public struct ProviderRegistry: Sendable, Equatable {
         var authorizationEndpoint: String?
         var tokenEndpoint: String?
         var riscJwksUri: String?
+        var appId: String?
+        var appSecret: String?
+        var appSecretFile: String?
+        var graphUrl: String?
+        var graphVersion: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case id
@@ -98,8 +103,33 @@ public struct ProviderRegistry: Sendable, Equatable {
             case authorizationEndpoint = "authorization_endpoint"
             case tokenEndpoint = "token_endpoint"
             case riscJwksUri = "risc_jwks_uri"
+            case appId = "app_id"
+            case appSecret = "app_secret"
+            case appSecretFile = "app_secret_file"
+            case graphUrl = "graph_url"
+            case graphVersion = "graph_version"
 
             static let allNames = Set(allCases.map(\.rawValue))
+            /// A `facebook` entry's own fields (docs/reference.md, "Facebook"); the rest are the other kinds'.
+            static let facebookNames: Set<String> = [
+                "id", "kind", "app_id", "app_secret", "app_secret_file", "jwks_uri", "graph_url", "graph_version",
+                "authorization_endpoint", "token_endpoint",
+            ]
+            /// Only a `facebook` entry has these.
+            static let facebookOnlyNames = facebookNames.subtracting(["id", "kind", "jwks_uri", "authorization_endpoint", "token_endpoint"])
+        }
+
+        /// The fields set in this entry, by their written names.
+        var writtenNames: Set<String> {
+            let values: [(CodingKeys, Any?)] = [
+                (.issuer, issuer), (.clientId, clientId), (.clientSecret, clientSecret), (.clientSecretFile, clientSecretFile),
+                (.nativeAudiences, nativeAudiences), (.authorizedParties, authorizedParties), (.scopes, scopes),
+                (.hostedDomain, hostedDomain), (.linkByVerifiedEmail, linkByVerifiedEmail), (.jwksUri, jwksUri),
+                (.authorizationEndpoint, authorizationEndpoint), (.tokenEndpoint, tokenEndpoint), (.riscJwksUri, riscJwksUri),
+                (.appId, appId), (.appSecret, appSecret), (.appSecretFile, appSecretFile), (.graphUrl, graphUrl),
+                (.graphVersion, graphVersion),
+            ]
+            return Set(values.compactMap { $0.1 == nil ? nil : $0.0.rawValue })
         }
     }
 
@@ -112,27 +142,24 @@ public struct ProviderRegistry: Sendable, Equatable {
         }
         guard id != "apple" else { throw Problem(description: "\(owner): the id 'apple' is Sign in with Apple's own") }
         guard let kindText = entry.kind else {
-            throw Problem(description: "\(owner) needs a kind (\"google\" or \"oidc\")")
+            throw Problem(description: "\(owner) needs a kind (\"google\", \"oidc\" or \"facebook\")")
         }
         guard let kind = ProviderSettings.Kind(rawValue: kindText) else {
-            throw Problem(description: "\(owner): the kind \(ConfigurationJSON.quoted(kindText)) is not one this issuer knows (\"google\" or \"oidc\")")
+            throw Problem(description: "\(owner): the kind \(ConfigurationJSON.quoted(kindText)) is not one this issuer knows (\"google\", \"oidc\" or \"facebook\")")
+        }
+        if kind == .facebook {
+            return try facebookProvider(entry, id: id, label: owner, directory: directory)
+        }
+        if let foreign = entry.writtenNames.intersection(Entry.CodingKeys.facebookOnlyNames).sorted().first {
+            throw Problem(description: "\(owner): \(foreign) is a field of kind \"facebook\" only")
         }
         let issuer = nonEmpty(entry.issuer) ?? (kind == .google ? ProviderSettings.Google.issuer : nil)
         guard let issuer, let issuerURL = URL(string: issuer), issuerURL.isSecureOrLoopback else {
             throw Problem(description: "\(owner) needs an https issuer")
         }
-        if entry.clientSecret != nil, entry.clientSecretFile != nil {
-            throw Problem(description: "\(owner) sets both client_secret and client_secret_file")
-        }
-        var clientSecret = nonEmpty(entry.clientSecret)
-        if let secretFile = nonEmpty(entry.clientSecretFile) {
-            let url = URL(fileURLWithPath: secretFile, relativeTo: directory)
-            guard var text = try? String(contentsOf: url, encoding: .utf8) else {
-                throw Problem(description: "\(owner): client_secret_file cannot be read")
-            }
-            if text.hasSuffix("\n") { text.removeLast() }
-            clientSecret = nonEmpty(text)
-        }
+        let clientSecret = try secret(
+            entry.clientSecret, file: entry.clientSecretFile, names: ("client_secret", "client_secret_file"), label: owner,
+            directory: directory)
         func url(_ text: String?, _ name: String, google: URL) throws -> URL? {
             guard let text = nonEmpty(text) else { return kind == .google ? google : nil }
             guard let url = URL(string: text), url.isSecureOrLoopback else {
@@ -160,5 +187,19 @@ public struct ProviderRegistry: Sendable, Equatable {
         }
         guard settings.scopes.contains("openid") else { throw Problem(description: "\(owner): scopes must include openid") }
         return settings
+    }
+
+    /// A secret written inline or in a file (read relative to the providers file, one final
+    /// newline dropped); nil when neither is set or it is empty.
+    static func secret(_ inline: String?, file: String?, names: (inline: String, file: String), label owner: String, directory: URL) throws -> String? {
+        if inline != nil, file != nil {
+            throw Problem(description: "\(owner) sets both \(names.inline) and \(names.file)")
+        }
+        guard let file, !file.isEmpty else { return inline.flatMap { $0.isEmpty ? nil : $0 } }
+        guard var text = try? String(contentsOf: URL(fileURLWithPath: file, relativeTo: directory), encoding: .utf8) else {
+            throw Problem(description: "\(owner): \(names.file) cannot be read")
+        }
+        if text.hasSuffix("\n") { text.removeLast() }
+        return text.isEmpty ? nil : text
     }
 }

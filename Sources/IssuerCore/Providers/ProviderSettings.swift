@@ -1,14 +1,17 @@
 import Foundation
 
 /// One entry of `ISSUER_PROVIDERS_FILE` (docs/reference.md, "Google and other OpenID providers"):
-/// an OpenID provider beside Apple, as data. `kind` only chooses defaults: Google's published
-/// issuer and endpoints for `google`; the provider's discovery document for `oidc`
-/// (OpenID Connect Discovery 1.0 §4). Everything a sign-in checks comes from these fields.
+/// an identity provider beside Apple, as data. `kind` chooses the connector and its defaults:
+/// Google's published issuer and endpoints for `google`; the provider's discovery document for
+/// `oidc` (OpenID Connect Discovery 1.0 §4); Facebook Login's published values for `facebook`
+/// (docs/reference.md, "Facebook"). Everything a sign-in checks comes from these fields.
 public struct ProviderSettings: Sendable, Equatable {
     /// What the defaults come from.
     public enum Kind: String, Sendable {
         case google
         case oidc
+        /// Facebook Login: Limited Login's OpenID token or a Graph API access token.
+        case facebook
     }
 
     /// Names the provider in paths (`/auth/{id}/exchange`), in identities and in `issuer users`.
@@ -37,6 +40,10 @@ public struct ProviderSettings: Sendable, Equatable {
     public var tokenEndpoint: URL?
     /// Where Google's RISC keys are (Google's RISC configuration document names them).
     public var riscJWKSURI: URL?
+    /// Facebook's Graph API root and version (`facebook` only): access tokens are checked there,
+    /// and account deletion removes the app's permissions there.
+    public var graphURL: URL?
+    public var graphVersion: String?
 
     public init(
         id: String, kind: Kind, issuer: String, clientID: String? = nil, clientSecret: Secret<String>? = nil,
@@ -60,6 +67,24 @@ public struct ProviderSettings: Sendable, Equatable {
         self.riscJWKSURI = riscJWKSURI
     }
 
+    /// A provider of kind `facebook`: the app is the client, its id every token's audience
+    /// (docs/reference.md, "Facebook"); nil endpoints take Facebook's published values.
+    public static func facebook(
+        id: String, appID: String, appSecret: Secret<String>, jwksURI: URL? = nil, graphURL: URL? = nil, graphVersion: String? = nil,
+        authorizationEndpoint: URL? = nil, tokenEndpoint: URL? = nil
+    ) -> ProviderSettings {
+        let version = graphVersion ?? Facebook.graphVersion
+        let graph = graphURL ?? Facebook.graphURL
+        var settings = ProviderSettings(
+            id: id, kind: .facebook, issuer: Facebook.issuer, clientID: appID, clientSecret: appSecret, nativeAudiences: [appID],
+            scopes: ["public_profile", "email"], jwksURI: jwksURI ?? Facebook.jwksURI,
+            authorizationEndpoint: authorizationEndpoint ?? URL(string: "https://www.facebook.com/\(version)/dialog/oauth")!,
+            tokenEndpoint: tokenEndpoint ?? graph.appendingPathComponent(version).appendingPathComponent("oauth/access_token"))
+        settings.graphURL = graph
+        settings.graphVersion = version
+        return settings
+    }
+
     /// Google's published values (accounts.google.com/.well-known/openid-configuration and
     /// risc-configuration).
     public enum Google {
@@ -74,9 +99,24 @@ public struct ProviderSettings: Sendable, Equatable {
         public static let riscIssuer = "https://accounts.google.com/"
     }
 
+    /// Facebook Login's published values (developers.facebook.com, "Limited Login" and "Graph API").
+    public enum Facebook {
+        /// The `iss` of Limited Login's tokens.
+        public static let issuer = "https://www.facebook.com"
+        /// Older Limited Login tokens carry it without `www`.
+        public static let alternateIssuer = "https://facebook.com"
+        public static let jwksURI = URL(string: "https://limited.facebook.com/.well-known/oauth/openid/jwks/")!
+        public static let graphURL = URL(string: "https://graph.facebook.com")!
+        public static let graphVersion = "v23.0"
+    }
+
     /// Every `iss` its tokens may carry.
     public var issuers: Set<String> {
-        kind == .google && issuer == Google.issuer ? [issuer, Google.alternateIssuer] : [issuer]
+        switch kind {
+        case .google where issuer == Google.issuer: [issuer, Google.alternateIssuer]
+        case .facebook where issuer == Facebook.issuer: [issuer, Facebook.alternateIssuer]
+        default: [issuer]
+        }
     }
 
     /// Whether the hosted flow can send browsers to it: it needs a client of its own.

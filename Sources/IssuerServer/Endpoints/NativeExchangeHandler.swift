@@ -16,7 +16,8 @@ struct NativeExchangeHandler {
     ) async throws -> Response {
         let parameters = try await OAuthParameters.parse(request)
         let proof = try await dpop.check(request.headers[values: .dpop], method: "POST", path: path)
-        var exchangeRequest = try Self.exchangeRequest(parameters, request: request, context: context)
+        var exchangeRequest = try Self.exchangeRequest(
+            parameters, request: request, context: context, takesAccessTokens: exchange.takesAccessTokens)
         exchangeRequest.dpopThumbprint = proof?.thumbprint
         let response = try await exchange.exchange(exchangeRequest, style: .nativeSignIn, logger: context.logger)
         metrics.recordTokensIssued(grant: "\(exchange.provider.name)_exchange")
@@ -25,8 +26,10 @@ struct NativeExchangeHandler {
 
     /// The exchange body every provider's native sign-in takes (docs/reference.md, "Native
     /// sign-in"); `authorization_code` matters only where Apple token custody takes it.
+    /// `takesAccessTokens`: the provider's app may send `access_token` instead of `id_token`
+    /// (docs/reference.md, "Facebook"), exactly one of them.
     static func exchangeRequest(
-        _ parameters: OAuthParameters, request: Request, context: IssuerRequestContext
+        _ parameters: OAuthParameters, request: Request, context: IssuerRequestContext, takesAccessTokens: Bool = false
     ) throws -> IdentityExchange.Request {
         // docs/reference.md, "Native sign-in": `name` is an object of strings; any other shape is refused, not ignored.
         // An array is refused by `object`; a string or a number here.
@@ -34,8 +37,18 @@ struct NativeExchangeHandler {
         if name == nil, (try? parameters.optional("name")) != nil {
             throw OAuthError.invalidRequest("name must be an object with given_name and family_name strings.")
         }
+        let credential: NativeCredential
+        if takesAccessTokens {
+            switch (try parameters.optional("id_token"), try parameters.optional("access_token")) {
+            case (let idToken?, nil): credential = .idToken(idToken)
+            case (nil, let accessToken?): credential = .accessToken(accessToken)
+            default: throw OAuthError.invalidRequest("Send exactly one of id_token and access_token.")
+            }
+        } else {
+            credential = .idToken(try parameters.required("id_token"))
+        }
         return IdentityExchange.Request(
-            idToken: try parameters.required("id_token"),
+            credential: credential,
             nonce: try parameters.optional("nonce"),
             // docs/reference.md, "Native sign-in": `client_id` is optional; the exchange takes the registry's default.
             clientID: try parameters.optional("client_id"),

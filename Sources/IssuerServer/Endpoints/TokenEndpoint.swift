@@ -50,22 +50,37 @@ struct TokenEndpoint {
         }
     }
 
-    /// RFC 8693 §2.1 with a provider's ID token as `subject_token`; the provider is the one whose
-    /// issuer is the token's `iss` (docs/reference.md, "Token endpoint").
+    /// RFC 8693 §2.1 with a provider's ID token as `subject_token`, the provider being the one
+    /// whose issuer is the token's `iss`; or with a provider's access token, the provider named by
+    /// `subject_issuer` and taking access tokens (docs/reference.md, "Token endpoint" and "Facebook").
     private func tokenExchange(
         _ parameters: OAuthParameters, userAgent: String?, clientIP: String?, dpopThumbprint: String?, logger: Logger
     ) async throws(OAuthError) -> TokenResponse {
         let subjectToken = try parameters.required("subject_token")
-        guard try parameters.required("subject_token_type") == TokenExchangeURN.idTokenType else {
-            throw .invalidRequest("subject_token_type must be \(TokenExchangeURN.idTokenType).")
+        let type = try parameters.required("subject_token_type")
+        guard type == TokenExchangeURN.idTokenType || type == TokenExchangeURN.accessTokenType else {
+            throw .invalidRequest("subject_token_type must be \(TokenExchangeURN.idTokenType) or \(TokenExchangeURN.accessTokenType).")
         }
         if let requested = try parameters.optional("requested_token_type"), requested != TokenExchangeURN.accessTokenType {
             throw .invalidRequest("Only \(TokenExchangeURN.accessTokenType) can be requested.")
         }
+        let exchange: IdentityExchange
+        let credential: NativeCredential
+        if type == TokenExchangeURN.accessTokenType {
+            let issuer = try parameters.optional("subject_issuer")
+            guard let issuer, let named = exchanges.exchange(named: issuer), named.takesAccessTokens else {
+                throw .invalidRequest("An access token is exchanged with subject_issuer naming a provider that takes access tokens.")
+            }
+            exchange = named
+            credential = .accessToken(subjectToken)
+        } else {
+            exchange = exchanges.exchange(forToken: subjectToken)
+            credential = .idToken(subjectToken)
+        }
         let request = IdentityExchange.Request(
-            idToken: subjectToken, nonce: try parameters.optional("nonce"),
+            credential: credential, nonce: try parameters.optional("nonce"),
             clientID: try parameters.required("client_id"), scope: try parameters.optional("scope"),
             userAgent: userAgent, clientIP: clientIP, dpopThumbprint: dpopThumbprint)
-        return try await exchanges.exchange(forToken: subjectToken).exchange(request, style: .tokenExchange, logger: logger)
+        return try await exchange.exchange(request, style: .tokenExchange, logger: logger)
     }
 }
