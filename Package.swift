@@ -124,6 +124,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                // `issuer dev facebook callback` posts to an issuer as Facebook would; already
+                // linked through IssuerServer.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings,
             plugins: ["EmbedBuildCommit"]
@@ -202,7 +206,11 @@ let package = Package(
         ),
         .testTarget(
             name: "IssuerEndToEndTests",
-            dependencies: ["TestSupport", "Postgres"],
+            dependencies: [
+                "TestSupport", "Postgres",
+                // Check what `issuer dev facebook` signs (RS256, HMAC-SHA256) independently of it.
+                "JOSE", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
