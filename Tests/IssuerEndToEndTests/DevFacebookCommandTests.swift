@@ -277,6 +277,71 @@ struct DevFacebookCommandTests {
         #expect(try await IssuerInvocation.run(["dev", "facebook", "callback", "forget", "--user-id", "42"], in: directory).code == 2)
     }
 
+    @Test("an issuer serving the banner's providers file signs one person in through the stand-in by Limited Login, a classic access token and the hosted flow; Cancel in the dialog is access_denied")
+    func signInWithoutFacebook() async throws {
+        let database = try await TestCluster.freshDatabase()
+        try await Self.withStandIn("dev-facebook-serve") { facebook, _, directory in
+            let banner = facebook.output
+            let start = try #require(banner.range(of: "[{")), end = try #require(banner.range(of: "}]"))
+            try String(banner[start.lowerBound..<end.upperBound]).write(
+                to: directory.appendingPathComponent("providers.json"), atomically: true, encoding: .utf8)
+            #expect(try await IssuerCommand.run(["keys", "init", "--keys-dir", "keys"], in: directory).code == 0)
+            let serverPort = TestPorts.random()
+            let base = "http://127.0.0.1:\(serverPort)"
+            let server = try IssuerCommand.start(["serve", "--port", "\(serverPort)", "--url", base], in: directory, environment: [
+                "ISSUER_DATABASE_URL": database, "ISSUER_KEYS_DIR": "keys", "ISSUER_PROVIDERS_FILE": "providers.json",
+            ])
+            defer { server.kill() }
+            try #require(await TestHTTP.waitUntilOK(port: serverPort, path: "/readyz"), "serve never became ready: \(server.output)")
+
+            /// Runs `dev token … --curl` and sends its body to the exchange: the issuer's user.
+            func exchanged(_ arguments: [String]) async throws -> String? {
+                let curl = try await IssuerInvocation.run(["dev", "token", "--provider", "facebook", "--curl", "--issuer-url", base] + arguments, in: directory)
+                #expect(curl.stdout.contains("'\(base)/auth/facebook/exchange'"), "\(curl.stdout)")
+                let body = try #require(DevDPoPCommandTests.quoted(after: "-d '", in: curl.stdout), "\(curl.stdout)")
+                let answer = try #require(await TestHTTP.post(port: serverPort, path: "/auth/facebook/exchange", json: Data(body.utf8)))
+                #expect(answer.status == 200, "\(arguments): \(answer.body)\n\(server.output)")
+                return Self.subject(ofTokens: answer.body)
+            }
+            let limited = try #require(try await exchanged([]))
+            #expect(try await exchanged(["--access-token"]) == limited, "one Facebook user, one user by either path")
+            #expect(try await exchanged(["--access-token", "--sub", "dev-facebook-user-2"]) != limited)
+
+            // The hosted flow: the issuer sends the browser to the stand-in's dialog, which sends it back with a code.
+            let verifier = "dev-facebook-hosted-" + String(repeating: "x", count: 40)
+            let challenge = Base64URL.encode(Array(SHA256.hash(data: Data(verifier.utf8))))
+            let authorize = "/oauth2/authorize?response_type=code&client_id=clanboards-mobile&redirect_uri=clanboards%3A%2F%2Foauthredirect"
+                + "&scope=openid%20profile&state=client-state&code_challenge=\(challenge)&code_challenge_method=S256&provider=facebook"
+            func dialogChoice(_ choice: String) throws -> [String: String] {
+                let toFacebook = try #require(Self.rawGET(port: serverPort, path: authorize))
+                let dialog = try #require(toFacebook.field("Location").flatMap(URLComponents.init(string:)), "\(toFacebook.statusLine)")
+                #expect(dialog.path == "/v23.0/dialog/oauth")
+                #expect(dialog.queryItems?.first { $0.name == "client_id" }?.value == Self.appID)
+                let approved = try #require(Self.rawGET(port: dialog.port ?? 0, path: "/v23.0/dialog/oauth/approve?\(dialog.percentEncodedQuery ?? "")&\(choice)"))
+                let callback = try #require(approved.field("Location").flatMap(URLComponents.init(string:)))
+                #expect(callback.path == "/auth/facebook/callback")
+                let back = try #require(Self.rawGET(port: serverPort, path: callback.path + "?" + (callback.percentEncodedQuery ?? "")))
+                let client = try #require(back.field("Location").flatMap(URLComponents.init(string:)), "\(back.statusLine) \(server.output)")
+                #expect(client.scheme == "clanboards")
+                return (client.queryItems ?? []).reduce(into: [:]) { $0[$1.name] = $1.value }
+            }
+            let signedIn = try dialogChoice("user=dev-facebook-user-1")
+            #expect(signedIn["state"] == "client-state")
+            let code = try #require(signedIn["code"], "\(signedIn)")
+            let form = "grant_type=authorization_code&client_id=clanboards-mobile&redirect_uri=clanboards%3A%2F%2Foauthredirect"
+                + "&code=\(Self.encoded(code))&code_verifier=\(verifier)"
+            let tokens = try #require(await TestHTTP.request(
+                port: serverPort, path: "/oauth2/token", method: .POST,
+                headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Data(form.utf8)))
+            #expect(tokens.status == 200, "\(tokens.body)")
+            #expect(Self.subject(ofTokens: tokens.body) == limited, "the hosted flow reaches the same user")
+
+            let cancelled = try dialogChoice("cancel=1")
+            #expect(cancelled["error"] == "access_denied", "\(cancelled)")
+            #expect(cancelled["state"] == "client-state")
+        }
+    }
+
     @Test("dev facebook refuses a port out of range and has no option to listen beyond loopback")
     func loopbackOnly() async throws {
         let result = try await IssuerCommand.run(["dev", "facebook", "--port", "70000"], in: FileManager.default.temporaryDirectory)
@@ -373,6 +438,16 @@ struct DevFacebookCommandTests {
         guard LoopbackSocket.sendAll(fd, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8) else { return nil }
         var pending: [UInt8] = []
         return RawHTTPAnswer.read(fd, pending: &pending)
+    }
+
+    /// The `sub` of the access token in a token answer (the issuer's user), read without verifying.
+    static func subject(ofTokens body: String) -> String? {
+        guard let tokens = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
+              let parts = (tokens["access_token"] as? String)?.split(separator: "."), parts.count == 3,
+              let payload = Base64URL.decode(parts[1]),
+              let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
+        else { return nil }
+        return claims["sub"] as? String
     }
 
     /// Whether `condition` holds within a few seconds (a child process's output arriving).
