@@ -130,6 +130,10 @@ func buildRouters(
     if let receiver = services.googleRISC {
         GoogleRISCEndpoint(receiver: receiver).register(on: routes)
     }
+    // docs/reference.md, "Facebook's callbacks": only where a provider of kind `facebook` is configured (else 404).
+    if !services.providerCallbacks.isEmpty {
+        ProviderCallbacksEndpoint(callbacks: services.providerCallbacks, pages: pages).register(on: routes)
+    }
     // Last, so that it advertises exactly what was registered above.
     let discovery = DiscoveryEndpoint(document: DiscoveryDocument(
         configuration: configuration, served: routes.served + [.openIDConfiguration, .authorizationServerMetadata],

@@ -29,6 +29,8 @@ struct IssuerServices: Sendable {
     let appleNotifications: AppleNotifications
     /// docs/reference.md, "Google's account-protection events": nil unless a provider of kind `google` is configured.
     let googleRISC: GoogleRISC?
+    /// docs/reference.md, "Facebook's callbacks": by provider id, for each provider of kind `facebook`.
+    let providerCallbacks: [String: FacebookCallbacks]
 
     init(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) {
         let configuration = dependencies.configuration
@@ -85,6 +87,7 @@ struct IssuerServices: Sendable {
         let base = issuerURL.hasSuffix("/") ? String(issuerURL.dropLast()) : issuerURL
         var providerExchanges: [IdentityExchange] = []
         var hostedProviders: [any HostedFlowConnector] = []
+        var callbacks: [String: FacebookCallbacks] = [:]
         for settings in configuration.providers.providers {
             if settings.kind == .facebook {
                 let facebook = Self.facebook(settings, dependencies)
@@ -93,6 +96,10 @@ struct IssuerServices: Sendable {
                 hostedProviders.append(FacebookHostedFlow(
                     id: settings.id, settings: settings, callbackURL: base + "/auth/\(settings.id)/callback", credential: facebook.native,
                     transport: dependencies.formPoster))
+                callbacks[settings.id] = FacebookCallbacks(
+                    provider: settings.id, appSecret: settings.clientSecret ?? Secret(""), pipeline: securityEvents,
+                    requests: DataDeletionRequestStore(pool: dependencies.pool), serverSecret: dependencies.serverSecret,
+                    statusURL: base + "/auth/\(settings.id)/data-deletion", clock: clock, events: metrics)
                 continue
             }
             let endpoints = ProviderEndpoints(settings: settings, fetcher: dependencies.jwksFetcher, clock: clock, logger: logger)
@@ -114,6 +121,7 @@ struct IssuerServices: Sendable {
             }
         }
         exchanges = ProviderExchanges(apple: appleExchange, others: providerExchanges)
+        providerCallbacks = callbacks
         accountIdentities = AccountIdentities(
             exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock, events: metrics)
         googleRISC = Self.googleRISC(dependencies, pipeline: securityEvents)

@@ -8,6 +8,10 @@ extension ServerMetrics: AccountEvents {
     public func appleRevocation(outcome: String) { recordAppleRevocation(outcome: outcome) }
     /// `issuer_apple_code_redemptions_total{outcome}`.
     public func appleRedemption(outcome: String) { recordAppleRedemption(outcome: outcome) }
+    /// `issuer_provider_callbacks_total{provider,callback,outcome}`.
+    public func providerCallback(provider: String, callback: String, outcome: String) {
+        recordProviderCallback(provider: provider, callback: callback, outcome: outcome)
+    }
     /// `issuer_apple_notifications_total{type}`.
     public func appleNotification(type: String) { recordAppleNotification(type: type) }
     /// `issuer_google_security_events_total{type}`.

@@ -134,6 +134,13 @@ public final class ServerMetrics: Sendable {
         count("google", "security_events", "Google security events (RISC), by type", [("type", type)])
     }
 
+    /// Counts one call of a provider's callback, by provider, callback and outcome (docs/reference.md, "Facebook's callbacks").
+    func recordProviderCallback(provider: String, callback: String, outcome: String) {
+        count("provider", "callbacks", "Provider callbacks (Facebook's deauthorize and data deletion), by outcome", [
+            ("provider", provider), ("callback", callback), ("outcome", outcome),
+        ])
+    }
+
     /// Publishes how many Apple revocations wait in the queue (docs/reference.md, "Account deletion").
     func recordAppleRevocationQueue(depth: Int) {
         registry.makeGauge(descriptor: Self.name("apple", "revocation_queue", "depth", "Apple revocations waiting to be sent"))

@@ -52,6 +52,10 @@ final class FakeSecurityEventStore: SecurityEventStoring, SecurityEventChanges {
 
     func revokeSessions(userID: UUID, begunBy time: Date, reason: String, now: Date) throws { change("revoke \(reason)") }
 
+    func revokeSessions(userID: UUID, through provider: String, begunBy time: Date, reason: String, now: Date) throws {
+        change("revoke \(provider)'s \(reason)")
+    }
+
     func dropHeldGrants(userID: UUID, keptBy time: Date) throws { change("drop grants \(time.timeIntervalSince1970)") }
 
     func disable(provider: String, subject: String, reason: String?, at time: Date) throws {

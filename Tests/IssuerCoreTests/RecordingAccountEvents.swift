@@ -21,4 +21,5 @@ final class RecordingAccountEvents: AccountEvents {
     func identityLinked(provider: String, by: String) { record("identity_linked:\(provider):\(by)") }
     func identityUnlinked(provider: String) { record("identity_unlinked:\(provider)") }
     func keysFetched(keys: String, failure: RemoteFetchFailure?) { record("keys_fetched:\(keys):\(failure?.rawValue ?? "ok")") }
+    func providerCallback(provider: String, callback: String, outcome: String) { record("provider_callback:\(provider):\(callback):\(outcome)") }
 }

@@ -21,6 +21,8 @@ public struct AccountDeletion: Sendable {
         case appleAccountDeleted = "apple account deleted"
         /// docs/reference.md, "Google's account-protection events": Google's `account-purged`, for a user left with no identity.
         case googleAccountPurged = "google account purged"
+        /// docs/reference.md, "Facebook's callbacks": a provider's data deletion request, for a user left with no identity.
+        case providerDataDeletion = "provider data deletion"
     }
 
     /// What a deletion did.

@@ -30,6 +30,10 @@ public protocol AccountEvents: Sendable {
     /// A provider's key set was fetched (`RemoteJWKSCache`); `keys` names whose (`apple`, a
     /// provider id, `google_risc`); `failure` says why it failed, nil when it did not.
     func keysFetched(keys: String, failure: RemoteFetchFailure?)
+    /// A provider's callback was answered (docs/reference.md, "Facebook's callbacks"): `callback`
+    /// names it (`deauthorize`, `data_deletion`); `outcome` is `applied`, `nothing_to_do`,
+    /// `duplicate` or `invalid`.
+    func providerCallback(provider: String, callback: String, outcome: String)
 }
 
 /// Counts nothing: for tools and tests that do not expose metrics.
@@ -58,4 +62,6 @@ public struct UncountedAccountEvents: AccountEvents {
     public func identityUnlinked(provider: String) {}
     /// Not counted.
     public func keysFetched(keys: String, failure: RemoteFetchFailure?) {}
+    /// Counts nothing.
+    public func providerCallback(provider: String, callback: String, outcome: String) {}
 }

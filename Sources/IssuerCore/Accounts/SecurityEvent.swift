@@ -12,6 +12,9 @@ struct SecurityEvent: Sendable, Equatable {
         /// Every live session of the user begun by `time` is revoked, with `reason` kept on it; a
         /// sign-in after it is a new one.
         case sessionsRevoked(begunBy: Date, reason: String)
+        /// As `sessionsRevoked`, for the sessions begun through the event's provider only: the
+        /// user ended that provider's authorization, not the others' (Facebook's deauthorize).
+        case providerSessionsRevoked(begunBy: Date, reason: String)
         /// The provider's grants we keep for the user (refresh tokens and codes still to redeem)
         /// that were kept by `time` are dropped: the provider ended them itself, so there is
         /// nothing to revoke there.

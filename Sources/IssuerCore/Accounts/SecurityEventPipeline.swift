@@ -112,6 +112,8 @@ public struct SecurityEventPipeline: Sendable {
         switch effect {
         case .sessionsRevoked(let time, let reason):
             try changes.revokeSessions(userID: userID, begunBy: time, reason: reason, now: now)
+        case .providerSessionsRevoked(let time, let reason):
+            try changes.revokeSessions(userID: userID, through: provider, begunBy: time, reason: reason, now: now)
         case .heldGrantsDropped(let time):
             try changes.dropHeldGrants(userID: userID, keptBy: time)
         case .signInDisabled(let reason, let time):

@@ -19,6 +19,8 @@ protocol SecurityEventChanges {
     func userID(provider: String, subject: String) throws -> UUID?
     /// Revokes every live session of the user begun by `time`.
     func revokeSessions(userID: UUID, begunBy time: Date, reason: String, now: Date) throws
+    /// Revokes the user's live sessions begun through `provider` by `time`.
+    func revokeSessions(userID: UUID, through provider: String, begunBy time: Date, reason: String, now: Date) throws
     /// Drops the provider tokens and codes kept for the user by `time`.
     func dropHeldGrants(userID: UUID, keptBy time: Date) throws
     /// Marks the identity disabled, unless a later enable or disable was applied.
@@ -62,6 +64,10 @@ struct SecurityEventStore: SecurityEventStoring {
 
         func revokeSessions(userID: UUID, begunBy time: Date, reason: String, now: Date) throws {
             try SessionRevocationStore.revoke(userID: userID, begunBy: time, reason: reason, on: connection, at: now)
+        }
+
+        func revokeSessions(userID: UUID, through provider: String, begunBy time: Date, reason: String, now: Date) throws {
+            try SessionRevocationStore.revoke(userID: userID, begunBy: time, reason: reason, on: connection, at: now, provider: provider)
         }
 
         func dropHeldGrants(userID: UUID, keptBy time: Date) throws {

@@ -32,6 +32,11 @@ public struct PageMessage: Sendable, Equatable {
         case unavailableAdvice = "unavailable.advice"
         case signedOutTitle = "signed_out.title"
         case signedOut = "signed_out.message"
+        // The status page of a provider's data deletion request (docs/reference.md, "Facebook's callbacks").
+        case dataDeletionTitle = "data_deletion.title"
+        case dataDeletionReceived = "data_deletion.received"
+        case dataDeletionDone = "data_deletion.done"
+        case dataDeletionUnknown = "data_deletion.unknown"
         case details = "page.details"
         // Why a sign-in was refused, for the app's developers as much as for the reader.
         case requestMalformed = "refusal.request_malformed"
@@ -61,6 +66,8 @@ public struct PageMessage: Sendable, Equatable {
             case .signInWithProvider: ["provider"]
             case .parameterRepeated, .parameterMissing: ["parameter"]
             case .details: ["details"]
+            case .dataDeletionReceived: ["time"]
+            case .dataDeletionDone: ["provider"]
             default: []
             }
         }

@@ -44,11 +44,14 @@ public struct SessionRevocationStore: Sendable {
     /// reaches those, while a sign-in after it is a new one (docs/reference.md, "Apple notifications" `consent-revoked`,
     /// and "Google's account-protection events"), whichever provider signed each in. Answers how many.
     @discardableResult
-    static func revoke(userID: UUID, begunBy time: Date, reason: String, on connection: Connection, at now: Date) throws -> Int {
+    static func revoke(
+        userID: UUID, begunBy time: Date, reason: String, on connection: Connection, at now: Date, provider: String? = nil
+    ) throws -> Int {
         try connection.query("""
             UPDATE sessions SET revoked_at = $2, revoked_reason = $3
             WHERE user_id = $1 AND revoked_at IS NULL AND date_trunc('milliseconds', created_at) <= $4
-            """, [userID, now, reason, time]).affectedRows
+              AND ($5::text IS NULL OR provider = $5)
+            """, [userID, now, reason, time, provider]).affectedRows
     }
 
     /// Revokes every live session of a user; answers how many.

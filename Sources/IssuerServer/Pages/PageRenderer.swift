@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import IssuerCore
@@ -108,6 +109,36 @@ struct PageRenderer: Sendable {
             """
         return HTMLPage(
             status: HTTPResponse.Status(code: status), language: language,
+            title: displayName.map { "\(title) – \($0)" } ?? title, main: main, style: style, showsImage: themeLogo != nil
+        ).response
+    }
+
+    /// The status page of a provider's data deletion request (docs/reference.md, "Facebook's
+    /// callbacks"): when it was received and that the data is deleted, or `404` for a code never
+    /// answered. Nothing personal: the code alone finds it.
+    func dataDeletionStatus(receivedAt: Date?, provider: String, for request: Request) -> Response {
+        let language = language(of: request)
+        let title = text(.dataDeletionTitle, language)
+        let body: String
+        if let receivedAt {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate, .withSpaceBetweenDateAndTime]
+            let time = formatter.string(from: receivedAt) + " UTC"
+            body = """
+                <p class="lead">\(HTMLEscaping.escape(text(PageMessage(.dataDeletionReceived, ["time": time]), language)))</p>
+                <p>\(HTMLEscaping.escape(text(PageMessage(.dataDeletionDone, ["provider": provider]), language)))</p>
+                """
+        } else {
+            body = "<p class=\"lead\">\(HTMLEscaping.escape(text(.dataDeletionUnknown, language)))</p>"
+        }
+        let main = """
+            \(brand(name: displayName, logo: themeLogo))
+            \(receivedAt != nil ? ProviderMark.done : ProviderMark.refused)
+            <h1>\(HTMLEscaping.escape(title))</h1>
+            \(body)
+            """
+        return HTMLPage(
+            status: receivedAt != nil ? .ok : .notFound, language: language,
             title: displayName.map { "\(title) – \($0)" } ?? title, main: main, style: style, showsImage: themeLogo != nil
         ).response
     }

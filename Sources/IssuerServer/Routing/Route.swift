@@ -27,6 +27,8 @@ enum Route: String, CaseIterable, Sendable {
     case accountSession
     case appleNotifications
     case googleRISC
+    case providerDeauthorize
+    case providerDataDeletion
     case pageAsset
 
     /// Where the route hangs: under the path of `ISSUER_URL`, at the server's root (docs/reference.md, "Operations"),
@@ -68,6 +70,8 @@ enum Route: String, CaseIterable, Sendable {
         case .accountSession: "/account/sessions/{sid}"
         case .appleNotifications: "/auth/apple/notifications"
         case .googleRISC: "/auth/google/risc"
+        case .providerDeauthorize: "/auth/{provider}/deauthorize"
+        case .providerDataDeletion: "/auth/{provider}/data-deletion"
         case .pageAsset: "/assets/{asset}"
         }
     }
@@ -96,7 +100,9 @@ enum Route: String, CaseIterable, Sendable {
         case .accountIdentity: [.delete]
         case .accountSessions: [.get, .delete]
         case .accountSession: [.delete]
-        case .appleNotifications, .googleRISC: [.post]
+        case .appleNotifications, .googleRISC, .providerDeauthorize: [.post]
+        // docs/reference.md, "Facebook's callbacks": Facebook posts the request; a person reads its status page.
+        case .providerDataDeletion: [.get, .post]
         case .jwks, .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics, .pageAsset: [.get]
         }
     }
@@ -107,6 +113,8 @@ enum Route: String, CaseIterable, Sendable {
         // Google's receiver answers a refused token as RFC 8935 §2.4 says itself; the framework's
         // own errors there (405, 413) and its 503 are RFC 6749 JSON like the others'.
         case .account, .accountSessions, .accountSession, .accountIdentities, .accountIdentity, .appleNotifications, .googleRISC: .oauth
+        // Facebook is answered JSON; the status page renders its own 404.
+        case .providerDeauthorize, .providerDataDeletion: .oauth
         // The browser-facing endpoints answer HTML pages and redirects (docs/reference.md, "Hosted sign-in" and "Sign-out").
         case .authorization, .appleCallback, .providerCallback, .logout, .pageAsset: .plain
         case .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics: .plain

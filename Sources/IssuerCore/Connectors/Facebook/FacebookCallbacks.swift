@@ -1,0 +1,138 @@
+import Crypto
+import Foundation
+import Logging
+
+/// Facebook's two callbacks (docs/reference.md, "Facebook's callbacks"), decoders over the one
+/// `SecurityEventPipeline` (docs/design.md, "Security events"): the `signed_request` is verified
+/// here, and what it means is a list of effects the pipeline applies once per request.
+/// - Deauthorize (the user removed the app): the sessions begun through this provider before
+///   `issued_at` are revoked; the identity stays.
+/// - Data deletion (the user asked for the data the app got from Facebook): the sessions begun
+///   through it are revoked and the identity removed, with its user deleted as account deletion
+///   deletes it when it was their last; the answer is a confirmation code, the same for the same
+///   request, and a status page address.
+/// Every call is logged with our user id, never Facebook's, and counted.
+public struct FacebookCallbacks: Sendable {
+    /// Facebook's answer to a data deletion request.
+    public struct DataDeletionAnswer: Sendable, Equatable {
+        /// Where the person can read the request's status.
+        public var url: String
+        public var confirmationCode: String
+    }
+
+    /// The provider's `id`: its identities, its sessions, its callbacks' paths.
+    public let provider: String
+    /// Its name on the status page, as a person reads it.
+    public var label: String { "Facebook" }
+    private let appSecret: Secret<String>
+    private let pipeline: SecurityEventPipeline
+    private let requests: any DataDeletionRequestStoring
+    /// Keys the confirmation codes: unguessable without the server secret, yet the same for the
+    /// same request.
+    private let codeKey: SymmetricKey
+    /// `ISSUER_URL` + `/auth/{id}/data-deletion`.
+    private let statusURL: String
+    private let clock: any WallClock
+    private let events: any AccountEvents
+
+    public init(
+        provider: String, appSecret: Secret<String>, pipeline: SecurityEventPipeline, requests: any DataDeletionRequestStoring,
+        serverSecret: ServerSecret, statusURL: String, clock: any WallClock, events: any AccountEvents
+    ) {
+        self.provider = provider
+        self.appSecret = appSecret
+        self.pipeline = pipeline
+        self.requests = requests
+        self.codeKey = serverSecret.key(for: "data-deletion-confirmation")
+        self.statusURL = statusURL
+        self.clock = clock
+        self.events = events
+    }
+
+    /// Applies a deauthorize callback. `invalid_request` for a `signed_request` that is missing
+    /// or fails a check, nothing changed.
+    @discardableResult
+    public func deauthorize(signedRequest: String?, logger: Logger) async throws(OAuthError) -> SecurityEventPipeline.Outcome {
+        let request = try verified(signedRequest, callback: "deauthorize", logger: logger)
+        let event = SecurityEvent(
+            name: "deauthorize", subject: request.userID,
+            effects: [.providerSessionsRevoked(begunBy: request.issuedAt, reason: "\(provider) deauthorized")])
+        return try await apply(event, signedRequest: signedRequest ?? "", callback: "deauthorize", logger: logger)
+    }
+
+    /// Applies a data deletion callback and answers its confirmation: the same code for the same
+    /// request, and a code for a user nobody has (there was nothing to delete).
+    public func dataDeletion(signedRequest: String?, logger: Logger) async throws(OAuthError) -> DataDeletionAnswer {
+        let request = try verified(signedRequest, callback: "data_deletion", logger: logger)
+        let text = signedRequest ?? ""
+        let now = clock.now
+        let event = SecurityEvent(name: "data_deletion", subject: request.userID, effects: [
+            .providerSessionsRevoked(begunBy: now, reason: "\(provider) data deletion"),
+            .identityRemoved(orphanDeletedFor: .providerDataDeletion),
+        ])
+        try await apply(event, signedRequest: text, callback: "data_deletion", logger: logger)
+        let code = confirmationCode(for: text)
+        // Recorded after the deletion: a failure here answers 503 and Facebook sends the request
+        // again, which the pipeline then finds applied.
+        do {
+            _ = try await requests.record(code: code, provider: provider, receivedAt: now)
+        } catch {
+            throw .storage(error)
+        }
+        return DataDeletionAnswer(url: statusURL + "?code=" + code, confirmationCode: code)
+    }
+
+    /// When the data deletion request answered with `code` was received; nil for a code never
+    /// answered (or not a code at all).
+    public func status(code: String) async throws(OAuthError) -> Date? {
+        guard (16...32).contains(code.utf8.count), code.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+            return nil
+        }
+        do {
+            return try await requests.receivedAt(code: code)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// 32 lowercase hex digits (128 bits) of an HMAC of the request under the server secret.
+    func confirmationCode(for signedRequest: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data((provider + "\n" + signedRequest).utf8), using: codeKey)
+        return mac.prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func verified(_ signedRequest: String?, callback: String, logger: Logger) throws(OAuthError) -> FacebookSignedRequest {
+        do throws(FacebookSignedRequest.Refusal) {
+            guard let signedRequest, !signedRequest.isEmpty else { throw FacebookSignedRequest.Refusal(description: "no signed_request") }
+            return try FacebookSignedRequest(signedRequest, appSecret: appSecret, now: clock.now)
+        } catch {
+            events.providerCallback(provider: provider, callback: callback, outcome: "invalid")
+            logger.warning("provider callback refused", metadata: ["provider": "\(provider)", "callback": "\(callback)", "error": "\(error)"])
+            throw .invalidRequest("The signed_request failed verification.", debug: error.description)
+        }
+    }
+
+    @discardableResult
+    private func apply(
+        _ event: SecurityEvent, signedRequest: String, callback: String, logger: Logger
+    ) async throws(OAuthError) -> SecurityEventPipeline.Outcome {
+        let id = SHA256.hash(data: Data(signedRequest.utf8)).map { String(format: "%02x", $0) }.joined()
+        let results = try await pipeline.apply(SecurityEventPipeline.Delivery(
+            sender: "\(provider) \(callback)", id: id, providers: [provider], events: [event]))
+        let outcome = SecurityEventPipeline.Outcome(results)
+        let result = results?.first
+        let label = switch outcome {
+        case .applied: "applied"
+        case .nothingToDo: "nothing_to_do"
+        case .duplicate: "duplicate"
+        }
+        events.providerCallback(provider: provider, callback: callback, outcome: label)
+        // Our user id only: Facebook's id of the person is what this log must not become an index of.
+        logger.notice("provider callback", metadata: [
+            "provider": "\(provider)", "callback": "\(callback)", "outcome": "\(label)",
+            "user": "\(result?.users.first?.uuidString.lowercased() ?? "-")",
+            "deleted": "\(result?.deleted != nil)",
+        ])
+        return outcome
+    }
+}
