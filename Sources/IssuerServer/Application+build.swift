@@ -31,7 +31,8 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         KeyRingReloadService(monitor: keys, interval: configuration.keysReloadInterval),
         JanitorService(janitor: SessionJanitor(pool: dependencies.pool), clock: dependencies.clock, logger: dependencies.logger),
         AppleCustodyService(
-            custody: issuerServices.appleCustody, revocations: issuerServices.appleRevocations, dependencies: dependencies),
+            custody: issuerServices.appleCustody, revocations: issuerServices.appleRevocations,
+            notices: issuerServices.deletionNotices, dependencies: dependencies),
     ]
     // docs/reference.md, "Operations": the management listener runs beside the main one, in the same service group,
     // so both start, drain and stop together.

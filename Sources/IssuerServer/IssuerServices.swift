@@ -19,6 +19,8 @@ struct IssuerServices: Sendable {
     /// docs/reference.md, "Apple token custody": Apple code redemption and token custody; the hosted callback calls it too.
     let appleCustody: AppleTokenCustody
     let appleRevocations: AppleRevocationQueue
+    /// docs/reference.md, "Account deletion": the notices providers get of a deletion (Facebook's permissions removed).
+    let deletionNotices: DeletionNoticeQueue
     /// docs/reference.md, "Two proofs of one session": the second proof of every account change.
     let sessionProof: SessionProof
     let accounts: AccountService
@@ -60,10 +62,21 @@ struct IssuerServices: Sendable {
             store: SessionProofStore(pool: dependencies.pool), revocation: sessions,
             secret: dependencies.serverSecret, clock: clock, grace: configuration.refreshReuseGrace, events: metrics)
         accountSessions = AccountSessions(pool: dependencies.pool, clock: clock)
+        // docs/design.md, "Connectors": each provider of kind `facebook`'s connector, built once
+        // for its sign-ins, its callbacks and what a deletion tells it.
+        let facebooks = Dictionary(
+            configuration.providers.providers.filter { $0.kind == .facebook }.map { ($0.id, Self.facebook($0, dependencies)) },
+            uniquingKeysWith: { first, _ in first })
+        deletionNotices = DeletionNoticeQueue(
+            pool: dependencies.pool, connectors: facebooks.map { FacebookAccountDeletion(provider: $0.key, graph: $0.value.graph) },
+            clock: clock)
         accounts = AccountService(
-            deletion: AccountDeletion(pool: dependencies.pool, clock: clock, revocations: appleRevocations, events: metrics))
+            deletion: AccountDeletion(
+                pool: dependencies.pool, clock: clock, revocations: appleRevocations, events: metrics,
+                noticeProviders: deletionNotices.providers))
         // docs/design.md, "Security events": one pipeline under every provider's decoder.
-        let securityEvents = SecurityEventPipeline(pool: dependencies.pool, clock: clock, events: metrics)
+        let securityEvents = SecurityEventPipeline(
+            pool: dependencies.pool, clock: clock, events: metrics, noticeProviders: deletionNotices.providers)
         // docs/reference.md, "Apple notifications": the same verifier, and so the same cache of Apple's keys, as the exchange.
         appleNotifications = AppleNotifications(
             verifier: verifier,
@@ -89,8 +102,7 @@ struct IssuerServices: Sendable {
         var hostedProviders: [any HostedFlowConnector] = []
         var callbacks: [String: FacebookCallbacks] = [:]
         for settings in configuration.providers.providers {
-            if settings.kind == .facebook {
-                let facebook = Self.facebook(settings, dependencies)
+            if let facebook = facebooks[settings.id] {
                 providerExchanges.append(IdentityExchange(
                     connector: facebook.native, clients: configuration.clients, store: signIns, responder: responder, events: metrics))
                 hostedProviders.append(FacebookHostedFlow(

@@ -141,6 +141,12 @@ public final class ServerMetrics: Sendable {
         ])
     }
 
+    /// Publishes how many providers' deletion notices wait to be sent (docs/reference.md, "Account deletion").
+    func recordDeletionNoticeQueue(depth: Int) {
+        registry.makeGauge(descriptor: Self.name("deletion_notice", "queue", "depth", "Providers' deletion notices (Facebook's permissions removal) waiting to be sent"))
+            .set(Double(depth))
+    }
+
     /// Publishes how many Apple revocations wait in the queue (docs/reference.md, "Account deletion").
     func recordAppleRevocationQueue(depth: Int) {
         registry.makeGauge(descriptor: Self.name("apple", "revocation_queue", "depth", "Apple revocations waiting to be sent"))

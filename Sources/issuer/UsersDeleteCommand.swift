@@ -43,7 +43,9 @@ struct UsersDeleteCommand: AsyncParsableCommand {
             let queue = AppleRevocationQueue(
                 pool: pool, vault: AppleTokenVault(secret: secret), api: api, clock: clock,
                 events: UncountedAccountEvents())
-            let deletion = AccountDeletion(pool: pool, clock: clock, revocations: queue, events: UncountedAccountEvents())
+            let deletion = AccountDeletion(
+                pool: pool, clock: clock, revocations: queue, events: UncountedAccountEvents(),
+                noticeProviders: configuration.providers.deletionNoticeProviders)
             guard let outcome = try await deletion.delete(userID: userID, reason: .operatorRequest, logger: logger) else {
                 if let deleted = try await AccountDeletionStore(pool: pool).deletion(userID: userID) {
                     AdminCommand.show("User \(sub) was already deleted \(AdminCommand.format(deleted.at)) (\(deleted.reason)).")

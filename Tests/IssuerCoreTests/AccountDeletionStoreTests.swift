@@ -57,7 +57,8 @@ struct AccountDeletionStoreTests {
             let signIn = try await Self.signInHoldingAppleTokens(pool: pool, subject: "apple.deleted.sub", clients: ["com.example.app"], now: now)
             let claimed = try await pool.transaction { connection in
                 try AccountDeletionStore.delete(
-                    userID: signIn.user.id, sessionID: nil, reason: .appleAccountDeleted, revokeAtApple: false, on: connection, now: now)
+                    userID: signIn.user.id, sessionID: nil, reason: .appleAccountDeleted, revokeAtApple: false, noticeProviders: [], on: connection,
+                    now: now)
             }
             #expect(claimed?.isEmpty == true)
             #expect(try await AppleRevocationStore(pool: pool).depth() == 0)

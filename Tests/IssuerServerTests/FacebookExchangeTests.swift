@@ -23,6 +23,8 @@ struct FacebookExchangeTests {
             try await withIssuer(environment: ["ISSUER_PROVIDERS_FILE": file.path], clock: clock) { fixture in
                 let lines = Mutex<[String]>([])
                 var dependencies = ProviderIssuer.overHTTP(fixture)
+                // The background worker sends deletion notices; often, so tests need not wait.
+                dependencies.appleWorkerInterval = .milliseconds(50)
                 dependencies.logger = Logger(label: "issuer") { label in
                     var handler = JSONLogHandler(label: label) { line in lines.withLock { $0.append(line) } }
                     handler.logLevel = .trace

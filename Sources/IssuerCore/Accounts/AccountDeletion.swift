@@ -42,11 +42,14 @@ public struct AccountDeletion: Sendable {
     private let immediateTimeout: Duration
 
     /// - Parameter immediateTimeout: docs/reference.md, "Account deletion": the answer waits on Apple for about 2 seconds at most.
+    /// - Parameter noticeProviders: the providers told of the deletion (`DeletionNoticeQueue.providers`).
     public init(
         pool: ConnectionPool, clock: any WallClock, revocations: AppleRevocationQueue, events: any AccountEvents,
-        immediateTimeout: Duration = .seconds(2)
+        noticeProviders: [String] = [], immediateTimeout: Duration = .seconds(2)
     ) {
-        self.init(store: AccountDeletionStore(pool: pool), clock: clock, revocations: revocations, events: events, immediateTimeout: immediateTimeout)
+        self.init(
+            store: AccountDeletionStore(pool: pool, noticeProviders: noticeProviders), clock: clock, revocations: revocations,
+            events: events, immediateTimeout: immediateTimeout)
     }
 
     init(

@@ -14,23 +14,30 @@ protocol AccountDeletionStoring: Sendable {
 /// `AccountDeletionStoring` over PostgreSQL, and the audit record operators read back.
 public struct AccountDeletionStore: AccountDeletionStoring {
     private let pool: ConnectionPool
+    /// The providers told of a deletion (`DeletionNoticeQueue.providers`).
+    private let noticeProviders: [String]
 
     /// Every statement runs on `pool`.
-    public init(pool: ConnectionPool) {
+    public init(pool: ConnectionPool, noticeProviders: [String] = []) {
         self.pool = pool
+        self.noticeProviders = noticeProviders
     }
 
     func delete(userID: UUID, sessionID: UUID?, reason: AccountDeletion.Reason, now: Date) async throws -> [AppleRevocationQueue.Claimed]? {
-        try await pool.transaction { connection in
-            try Self.delete(userID: userID, sessionID: sessionID, reason: reason, revokeAtApple: true, on: connection, now: now)
+        try await pool.transaction { [noticeProviders] connection in
+            try Self.delete(
+                userID: userID, sessionID: sessionID, reason: reason, revokeAtApple: true, noticeProviders: noticeProviders,
+                on: connection, now: now)
         }
     }
 
     /// The transaction's statements, for callers that run them inside a transaction of their own
     /// (a provider's event that records its `jti` in the same one). Nil when there was no such user
-    /// (or, with `sessionID`, no such live session).
+    /// (or, with `sessionID`, no such live session). The user's identities at `noticeProviders`
+    /// are queued to be told (`DeletionNoticeQueue`), whoever asked for the deletion.
     static func delete(
-        userID: UUID, sessionID: UUID?, reason: AccountDeletion.Reason, revokeAtApple: Bool, on connection: Connection, now: Date
+        userID: UUID, sessionID: UUID?, reason: AccountDeletion.Reason, revokeAtApple: Bool, noticeProviders: [String],
+        on connection: Connection, now: Date
     ) throws -> [AppleRevocationQueue.Claimed]? {
         // Locks the user first, so a concurrent sign-in's new session waits for the outcome.
         let found = try connection.query("""
@@ -42,6 +49,7 @@ public struct AccountDeletionStore: AccountDeletionStoring {
         let claimed = revokeAtApple
             ? try AppleRevocationStore.enqueue(userID: userID, on: connection, now: now, leaseEnd: now.addingTimeInterval(AppleRevocationQueue.lease))
             : []
+        try DeletionNoticeStore.enqueue(userID: userID, providers: noticeProviders, on: connection, now: now)
         // Identities, sessions, refresh tokens, Apple tokens and pending codes go with it (ON DELETE CASCADE).
         try connection.query("DELETE FROM users WHERE id = $1", [userID])
         try connection.query(

@@ -55,9 +55,10 @@ public struct SecurityEventPipeline: Sendable {
     private let clock: any WallClock
     private let events: any AccountEvents
 
-    /// Every delivery's changes run in one transaction on `pool`; deletions are counted in `events`.
-    public init(pool: ConnectionPool, clock: any WallClock, events: any AccountEvents) {
-        self.init(store: SecurityEventStore(pool: pool), clock: clock, events: events)
+    /// Every delivery's changes run in one transaction on `pool`; deletions are counted in
+    /// `events`, and queue notices to `noticeProviders` (`DeletionNoticeQueue.providers`).
+    public init(pool: ConnectionPool, clock: any WallClock, events: any AccountEvents, noticeProviders: [String] = []) {
+        self.init(store: SecurityEventStore(pool: pool, noticeProviders: noticeProviders), clock: clock, events: events)
     }
 
     init(store: any SecurityEventStoring, clock: any WallClock, events: any AccountEvents) {

@@ -43,14 +43,19 @@ protocol SecurityEventChanges {
 /// session revocation and account deletion, on one transaction's connection.
 struct SecurityEventStore: SecurityEventStoring {
     let pool: ConnectionPool
+    /// The providers told of a deletion (`DeletionNoticeQueue.providers`).
+    var noticeProviders: [String] = []
 
     func inTransaction<T: Sendable>(_ body: @escaping @Sendable (any SecurityEventChanges) throws -> T) async throws -> T {
-        try await pool.transaction { connection in try body(Changes(connection: connection)) }
+        try await pool.transaction { [noticeProviders] connection in
+            try body(Changes(connection: connection, noticeProviders: noticeProviders))
+        }
     }
 
     /// The statements on the transaction's connection.
     private struct Changes: SecurityEventChanges {
         let connection: Connection
+        let noticeProviders: [String]
 
         func recordOnce(sender: String, id: String, types: String, now: Date) throws -> Bool {
             try ReceivedEventStore.record(sender: sender, jti: id, type: types, on: connection, now: now)
@@ -115,7 +120,8 @@ struct SecurityEventStore: SecurityEventStoring {
 
         func deleteAccount(userID: UUID, reason: AccountDeletion.Reason, revokeHeldTokens: Bool, now: Date) throws -> Bool {
             try AccountDeletionStore.delete(
-                userID: userID, sessionID: nil, reason: reason, revokeAtApple: revokeHeldTokens, on: connection, now: now) != nil
+                userID: userID, sessionID: nil, reason: reason, revokeAtApple: revokeHeldTokens, noticeProviders: noticeProviders,
+                on: connection, now: now) != nil
         }
     }
 }

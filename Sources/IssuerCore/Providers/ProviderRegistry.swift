@@ -24,6 +24,12 @@ public struct ProviderRegistry: Sendable, Equatable {
         providers.first { $0.id == id }
     }
 
+    /// The providers told when an account with their identity is deleted (docs/reference.md,
+    /// "Account deletion"): Facebook's, whose permissions are removed.
+    public var deletionNoticeProviders: [String] {
+        providers.filter { $0.kind == .facebook }.map(\.id)
+    }
+
     /// The provider whose tokens carry this `iss`.
     public func provider(issuer: String) -> ProviderSettings? {
         providers.first { $0.issuers.contains(issuer) }

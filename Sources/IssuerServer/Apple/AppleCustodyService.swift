@@ -4,13 +4,15 @@ import ServiceLifecycle
 
 /// The background worker every process runs (docs/reference.md, "Apple token custody", docs/design.md, "Apple and remote parties"): retries pending Apple
 /// code redemptions while their codes live, verifies Apple's answers held while its keys could not
-/// be fetched, retries queued Apple revocations with backoff, forgets old
+/// be fetched, retries queued Apple revocations and providers' deletion notices with backoff, forgets old
 /// received event ids (Apple's and Google's `jti`s) and finished revocations, and keeps the queue-depth gauge fresh. The stores
 /// claim each row for one process and let the others skip it, so any number of processes share
 /// the work without sending anything twice at once.
 struct AppleCustodyService: Service {
     let custody: AppleTokenCustody
     let revocations: AppleRevocationQueue
+    /// docs/reference.md, "Account deletion": the providers' notices of deletions, sent in the same pass.
+    let notices: DeletionNoticeQueue
     let dependencies: IssuerDependencies
 
     func run() async throws {
@@ -35,6 +37,15 @@ struct AppleCustodyService: Service {
             // Shutting down.
         } catch {
             logger.warning("Apple custody worker pass failed; will retry", metadata: ["error": "\(error)"])
+        }
+        do {
+            try await notices.retryDue(logger: logger)
+            dependencies.metrics.recordDeletionNoticeQueue(depth: try await notices.depth())
+            try await notices.prune()
+        } catch is CancellationError {
+            // Shutting down.
+        } catch {
+            logger.warning("deletion notice worker pass failed; will retry", metadata: ["error": "\(error)"])
         }
     }
 }
