@@ -42,14 +42,20 @@ struct FacebookDeletionNoticeTests {
             // Not before its backoff: the next try waits on the clock.
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await Self.notice(fixture)?.attempts == 1)
-            // Facebook back, saying the app is already removed (Graph code 100 on a 400): the notice ends.
+            // Facebook refusing the app token (Graph code 190: our configuration, not the person) is tried again.
             facebook.state.withLock {
                 $0.mode = .up
-                $0.permissionsError = (400, 100)
+                $0.permissionsError = (400, 190)
             }
             fixture.clock.advance(by: 120)
+            #expect(try await AppleTestRig.eventually { try await Self.notice(fixture)?.attempts == 2 })
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await Self.notice(fixture)?.outcome == nil)
+            // Facebook saying the app is already removed (Graph code 100 on a 400): the notice ends.
+            facebook.state.withLock { $0.permissionsError = (400, 100) }
+            fixture.clock.advance(by: 300)
             #expect(try await AppleTestRig.eventually { try await Self.notice(fixture)?.outcome == "already_gone" })
-            #expect(try await Self.notice(fixture)?.attempts == 2)
+            #expect(try await Self.notice(fixture)?.attempts == 3)
         }
     }
 

@@ -82,39 +82,67 @@ public struct FacebookGraph: Sendable {
     }
 
     /// Removes the app's permissions for `userID` (`DELETE /{user-id}/permissions`), as an
-    /// account's deletion asks (docs/reference.md, "Account deletion").
+    /// account's deletion asks (docs/reference.md, "Account deletion"). Graph's code 100 (the
+    /// user or the permission does not exist: the person removed the app) ends it; anything else
+    /// that is not a success, an invalid app token included, is tried again.
     public func removePermissions(userID: String) async -> PermissionsRemoval {
-        do throws(IdentityTokenError) {
-            let answer = try await call("DELETE", userID + "/permissions", query: [("access_token", appAccessToken)])
+        do throws(GraphFailure) {
+            let answer = try await request("DELETE", userID + "/permissions", query: [("access_token", appAccessToken)])
             return answer["success"] as? Bool == true ? .removed : .failed("Facebook did not answer success")
+        } catch .refused(_, code: 100) {
+            return .alreadyGone
         } catch {
-            switch error {
-            // The user removed the app, or the account is gone: Facebook has nothing to remove.
-            case .rejected: return .alreadyGone
-            default: return .failed("\(error)")
+            return .failed(error.reason)
+        }
+    }
+
+    /// Why a Graph call did not answer an object.
+    enum GraphFailure: Error {
+        /// Unreachable, slow, `5xx` or throttling.
+        case unavailable(String)
+        /// Any other Graph error: its HTTP status and Graph error code.
+        case refused(status: Int, code: Int?)
+
+        /// In words for a log line: never a token.
+        var reason: String {
+            switch self {
+            case .unavailable(let reason): reason
+            case .refused(let status, let code): "Graph API refused (status \(status), code \(code.map(String.init) ?? "none"))"
             }
         }
     }
 
-    /// One call: the answer's JSON object. Throttling, a 5xx or no answer is `providerUnavailable`;
-    /// any other Graph error is `rejected`, naming its code only.
+    /// One call: the answer's JSON object, or `IdentityTokenError`'s view of its failure.
     private func call(_ method: String, _ path: String, query: [(String, String)]) async throws(IdentityTokenError) -> [String: Any] {
+        do throws(GraphFailure) {
+            return try await request(method, path, query: query)
+        } catch {
+            switch error {
+            case .unavailable(let reason): throw .providerUnavailable(reason)
+            case .refused: throw .rejected(error.reason)
+            }
+        }
+    }
+
+    /// One call: the answer's JSON object. Throttling, a 5xx or no answer is `unavailable`; any
+    /// other Graph error is `refused`, naming its code only.
+    private func request(_ method: String, _ path: String, query: [(String, String)]) async throws(GraphFailure) -> [String: Any] {
         var components = URLComponents(url: root.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         components?.percentEncodedQuery = query.map { Self.queryEncoded($0.0) + "=" + Self.queryEncoded($0.1) }.joined(separator: "&")
-        guard let url = components?.url else { throw .providerUnavailable("the Graph API URL cannot be formed") }
+        guard let url = components?.url else { throw .unavailable("the Graph API URL cannot be formed") }
         let answer: FormPostAnswer
         do {
             answer = try await transport.send(method, to: url, timeout: Self.deadline)
         } catch {
-            throw .providerUnavailable("Graph API \(path.split(separator: "/").last ?? ""): \(RemoteFetchFailure(of: error).summary)")
+            throw .unavailable("Graph API \(path.split(separator: "/").last ?? ""): \(RemoteFetchFailure(of: error).summary)")
         }
         let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any]
         let graphError = object?["error"] as? [String: Any]
-        let code = Self.number(graphError?["code"]).map { Int($0) }
-        if let code, Self.throttlingCodes.contains(code) { throw .providerUnavailable("Graph API throttling (code \(code))") }
-        if answer.status >= 500 { throw .providerUnavailable("Graph API answered \(answer.status)") }
+        let code = Self.number(graphError?["code"]).flatMap { Int(exactly: $0) }
+        if let code, Self.throttlingCodes.contains(code) { throw .unavailable("Graph API throttling (code \(code))") }
+        if answer.status >= 500 { throw .unavailable("Graph API answered \(answer.status)") }
         guard (200..<300).contains(answer.status), let object, graphError == nil else {
-            throw .rejected("Graph API refused (status \(answer.status), code \(code.map(String.init) ?? "none"))")
+            throw .refused(status: answer.status, code: code)
         }
         return object
     }
