@@ -14,13 +14,14 @@ import TestSupport
 struct FacebookExchangeTests {
     /// An issuer with a `facebook` provider pointing at the fake; `body` also gets every log line.
     static func withFacebook(
+        environment: [String: String] = [:],
         _ body: @escaping @Sendable (IssuerTestFixture, FakeFacebookServer, any TestClientProtocol, @Sendable () -> [String]) async throws -> Void
     ) async throws {
         let clock = ManualClock(Date())
         try await FakeFacebookServer.with(clock: clock) { facebook in
             let file = try FakeGoogleServer.providersFile([facebook.entry.mapValues { $0 as Any }])
             defer { TestDirectories.remove(file) }
-            try await withIssuer(environment: ["ISSUER_PROVIDERS_FILE": file.path], clock: clock) { fixture in
+            try await withIssuer(environment: environment.merging(["ISSUER_PROVIDERS_FILE": file.path]) { $1 }, clock: clock) { fixture in
                 let lines = Mutex<[String]>([])
                 var dependencies = ProviderIssuer.overHTTP(fixture)
                 // The background worker sends deletion notices; often, so tests need not wait.
