@@ -118,6 +118,12 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
                 "client_id": "issuer",
                 "client_secret": "…",
                 "scopes": ["openid", "email"]
+              },
+              {
+                "id": "facebook",
+                "kind": "facebook",
+                "app_id": "1234567890",
+                "app_secret_file": "/run/secrets/facebook-app-secret"
               }
             ]
             ```
@@ -142,6 +148,15 @@ public enum ConfigurationSection: String, CaseIterable, Sendable {
             `https://appleid.apple.com`, a provider that could sign nobody in, or a file that is not strictly
             JSON (no trailing comma, no field twice, no `null` field) stops the server at start naming
             `ISSUER_PROVIDERS_FILE`, the entry and the field.
+
+            `kind` `facebook` (docs/reference.md, "Facebook") takes `app_id` (the Facebook App ID) and
+            `app_secret` or `app_secret_file`, both required; Limited Login's issuer, keys, the Graph API and
+            the dialog are Facebook's, overridden for tests by `jwks_uri`, `graph_url`, `graph_version`
+            (default `v23.0`), `authorization_endpoint` and `token_endpoint`. The other kinds' fields are
+            refused on it, and its own on them; so is `link_by_verified_email`, since Facebook marks no
+            address verified. It serves `/auth/{id}/exchange` (Limited Login's token or a classic access
+            token), the hosted flow, and Facebook's callbacks `/auth/{id}/deauthorize` and
+            `/auth/{id}/data-deletion`.
             """
         case .pages:
             """

@@ -126,8 +126,8 @@ extension ConfigurationSetting {
             """),
         // Google and other OpenID providers
         .init("ISSUER_PROVIDERS_FILE", .providers, """
-            A JSON array of OpenID providers beside Apple (below): Google, or any provider with a discovery \
-            document. Unset: Apple is the only provider.
+            A JSON array of identity providers beside Apple (below): Google, Facebook, or any OpenID provider \
+            with a discovery document. Unset: Apple is the only provider.
             """),
         // The pages people see
         .init("ISSUER_DISPLAY_NAME", .pages, default: "Sign in", """
