@@ -186,4 +186,16 @@ struct FacebookExchangeTests {
             #expect(facebook.state.withLock { $0.debugTokenCalls } == 1, "only the named provider's access token reaches Facebook")
         }
     }
+
+    @Test("discovery lists facebook_exchange_endpoint; the callbacks of a provider that is not Facebook's kind are 404")
+    func discoveryAndRoutes() async throws {
+        try await Self.withFacebook { fixture, _, client, _ in
+            let document = try await client.get("/.well-known/openid-configuration")
+            #expect(document.json["facebook_exchange_endpoint"] as? String == fixture.configuration.issuerURL.absoluteString + "/auth/facebook/exchange")
+            for path in ["/auth/google/deauthorize", "/auth/apple/data-deletion"] {
+                let answer = try await client.postForm(path, [("signed_request", "x.y")])
+                #expect(answer.status == .notFound, "\(path)")
+            }
+        }
+    }
 }
