@@ -234,7 +234,7 @@ let package = Package(
 if Context.environment["ISSUER_FUZZ"] != nil {
     let fuzzTargets = [
         "CacheControl", "ForwardedFor", "FormBody", "JSONBody", "JWS", "JWK", "AppleNotificationEvent",
-        "AppleUserJSON", "AuthorizationState", "RedirectURI", "BrowserParameters",
+        "AppleUserJSON", "AuthorizationState", "RedirectURI", "BrowserParameters", "FacebookSignedRequest",
     ]
     package.targets.append(.target(name: "LibFuzzer", path: "Fuzz/LibFuzzer"))
     for name in fuzzTargets {

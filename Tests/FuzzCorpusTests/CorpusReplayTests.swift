@@ -21,6 +21,7 @@ struct CorpusReplayTests {
         Harness(name: "AuthorizationState", run: AuthorizationStateHarness.run),
         Harness(name: "BrowserParameters", run: BrowserParametersHarness.run),
         Harness(name: "CacheControl", run: CacheControlHarness.run),
+        Harness(name: "FacebookSignedRequest", run: FacebookSignedRequestHarness.run),
         Harness(name: "FormBody", run: FormBodyHarness.run),
         Harness(name: "ForwardedFor", run: ForwardedForHarness.run),
         Harness(name: "JSONBody", run: JSONBodyHarness.run),
