@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import HummingbirdTesting
 import IssuerCore
 @testable import IssuerServer
@@ -196,6 +197,33 @@ struct FacebookExchangeTests {
                 let answer = try await client.postForm(path, [("signed_request", "x.y")])
                 #expect(answer.status == .notFound, "\(path)")
             }
+        }
+    }
+
+    @Test("an Android user links Facebook with a classic access token: then its sign-in reaches the same user; both credentials at once are invalid_request")
+    func linkWithAccessToken() async throws {
+        try await Self.withFacebook { fixture, facebook, client, _ in
+            let apple = try await AppleTestRig.signIn(client, fixture, subject: "apple-fb-link", code: nil)
+            func link(_ fields: [String: Any]) async throws -> TestResponse {
+                var body = fields
+                body["provider"] = "facebook"
+                body["refresh_token"] = apple["refresh_token"]
+                return try await client.executeRequest(
+                    uri: "/account/identities", method: .post,
+                    headers: [.authorization: "Bearer \(apple["access_token"] as! String)", .contentType: "application/json"],
+                    body: ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
+            }
+            let both = try await link([
+                "access_token": facebook.accessToken(for: "fb-linked-android"), "id_token": try facebook.limitedLoginToken(subject: "fb-linked-android"),
+            ])
+            #expect(both.status == .badRequest && both.json["error"] as? String == "invalid_request")
+            let stolen = try await link(["access_token": facebook.accessToken(for: "fb-linked-android") { $0.appID = "5550001" }])
+            #expect(stolen.status == .badRequest && stolen.json["error"] as? String == "invalid_grant", "another app's token links nothing")
+            let linked = try await link(["access_token": facebook.accessToken(for: "fb-linked-android")])
+            #expect(linked.status == .ok, "\(linked.json)")
+            let android = try await client.postJSON("/auth/facebook/exchange", ["access_token": facebook.accessToken(for: "fb-linked-android")])
+            #expect(try AppleTestRig.userID(fixture, android.json) == AppleTestRig.userID(fixture, apple))
+            #expect(try await fixture.count("users") == 1)
         }
     }
 }

@@ -40,21 +40,27 @@ public struct AccountIdentities: Sendable {
         return (bearer.userID, identities)
     }
 
-    /// Links the identity `idToken` proves (verified as that provider's native sign-in verifies
-    /// it) to the user both proofs name.
+    /// Links the identity `idToken` (or, for a provider that takes them, `accessToken`) proves,
+    /// verified as that provider's native sign-in verifies it, to the user both proofs name.
     public func link(
-        provider: String, idToken: String?, nonce: String?, authorizationCode: String? = nil, by proven: SessionProof.Proven,
-        logger: Logger
+        provider: String, idToken: String?, accessToken: String? = nil, nonce: String?, authorizationCode: String? = nil,
+        by proven: SessionProof.Proven, logger: Logger
     ) async throws(OAuthError) -> (userID: UUID, identities: [LinkedIdentity]) {
         guard let exchange = exchanges.exchange(named: provider) else {
             throw .invalidRequest("The provider is not one this server offers.")
         }
-        guard let idToken, !idToken.isEmpty else { throw .invalidRequest("The id_token parameter is required.") }
+        let credential: NativeCredential
+        switch (idToken.flatMap { $0.isEmpty ? nil : $0 }, accessToken.flatMap { $0.isEmpty ? nil : $0 }) {
+        case (let idToken?, nil): credential = .idToken(idToken)
+        case (nil, let accessToken?) where exchange.takesAccessTokens: credential = .accessToken(accessToken)
+        case (nil, nil), (nil, _?): throw .invalidRequest("The id_token parameter is required.")
+        case (_?, _?): throw .invalidRequest("Send exactly one of id_token and access_token.")
+        }
         if let authorizationCode, authorizationCode.isEmpty || authorizationCode.utf8.count > AppleTokenCustody.maximumCodeLength
             || authorizationCode.containsControlCharacters {
             throw .invalidRequest("authorization_code must be at most \(AppleTokenCustody.maximumCodeLength) bytes without control characters.")
         }
-        let identity = try await exchange.verifiedIdentity(idToken: idToken, nonce: nonce)
+        let identity = try await exchange.verifiedIdentity(credential, nonce: nonce)
         let outcome: AccountIdentitiesStore.Linked
         do {
             outcome = try await store.link(identity, userID: proven.userID, sessionID: proven.sessionID, now: clock.now)

@@ -116,18 +116,24 @@ public struct IdentityExchange: Sendable {
         await connector.signedIn(userID: userID, identity: identity, authorizationCode: authorizationCode, logger: logger)
     }
 
-    /// A provider's ID token verified as the native sign-in verifies it (its audiences, its nonce
-    /// rule), without signing anyone in: for linking it to a signed-in user (docs/reference.md,
-    /// "Linked identities"). Errors are the native sign-in's.
-    public func verifiedIdentity(idToken: String, nonce: String?) async throws(OAuthError) -> ExternalIdentity {
-        guard idToken.utf8.count <= IdentityTokenVerifier.maximumTokenLength else {
-            throw .invalidRequest("The id_token is too long.")
+    /// A provider's credential verified as the native sign-in verifies it (its audiences, its nonce
+    /// rule, for an access token the provider's word), without signing anyone in: for linking it
+    /// to a signed-in user (docs/reference.md, "Linked identities"). Errors are the native sign-in's.
+    public func verifiedIdentity(_ credential: NativeCredential, nonce: String?) async throws(OAuthError) -> ExternalIdentity {
+        switch credential {
+        case .idToken(let idToken):
+            guard idToken.utf8.count <= IdentityTokenVerifier.maximumTokenLength else {
+                throw .invalidRequest("The id_token is too long.")
+            }
+        case .accessToken:
+            guard connector.takesAccessTokens else { throw .invalidRequest("This provider takes an id_token.") }
+            _ = try Request(credential: credential, clientID: nil).bounded()
         }
         guard connector.isConfigured else {
             throw .temporarilyUnavailable("Sign in with \(provider.name.capitalized) is not configured on this server.")
         }
         do {
-            return try await connector.identity(.idToken(idToken), nonce: nonce, for: nil)
+            return try await connector.identity(credential, nonce: nonce, for: nil)
         } catch {
             throw error.oauthError
         }

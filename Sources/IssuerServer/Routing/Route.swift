@@ -159,7 +159,7 @@ enum Route: String, CaseIterable, Sendable {
     func sessionProofFields(_ method: HTTPRequest.Method) -> [String]? {
         switch (self, method) {
         case (.account, .delete), (.accountSessions, .delete), (.accountSession, .delete), (.accountIdentity, .delete): []
-        case (.accountIdentities, .post): ["provider", "id_token", "nonce", "authorization_code"]
+        case (.accountIdentities, .post): ["provider", "id_token", "access_token", "nonce", "authorization_code"]
         default: nil
         }
     }
