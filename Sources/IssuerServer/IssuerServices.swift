@@ -135,7 +135,8 @@ struct IssuerServices: Sendable {
         exchanges = ProviderExchanges(apple: appleExchange, others: providerExchanges)
         providerCallbacks = callbacks
         accountIdentities = AccountIdentities(
-            exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock, events: metrics)
+            exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock, events: metrics,
+            noticeProviders: deletionNotices.providers)
         googleRISC = Self.googleRISC(dependencies, pipeline: securityEvents)
         dpop = DPoPProofCheck(
             pool: dependencies.pool, clock: clock, issuerURL: issuerURL,

@@ -294,18 +294,21 @@ struct DevFacebookCommandTests {
             defer { server.kill() }
             try #require(await TestHTTP.waitUntilOK(port: serverPort, path: "/readyz"), "serve never became ready: \(server.output)")
 
-            /// Runs `dev token … --curl` and sends its body to the exchange: the issuer's user.
-            func exchanged(_ arguments: [String]) async throws -> String? {
+            /// Runs `dev token … --curl` and sends its body to the exchange: the issuer's user and the refresh token.
+            func exchanged(_ arguments: [String]) async throws -> (user: String?, refreshToken: String?) {
                 let curl = try await IssuerInvocation.run(["dev", "token", "--provider", "facebook", "--curl", "--issuer-url", base] + arguments, in: directory)
                 #expect(curl.stdout.contains("'\(base)/auth/facebook/exchange'"), "\(curl.stdout)")
                 let body = try #require(DevDPoPCommandTests.quoted(after: "-d '", in: curl.stdout), "\(curl.stdout)")
                 let answer = try #require(await TestHTTP.post(port: serverPort, path: "/auth/facebook/exchange", json: Data(body.utf8)))
                 #expect(answer.status == 200, "\(arguments): \(answer.body)\n\(server.output)")
-                return Self.subject(ofTokens: answer.body)
+                return (Self.subject(ofTokens: answer.body), Self.refreshToken(ofTokens: answer.body))
             }
-            let limited = try #require(try await exchanged([]))
-            #expect(try await exchanged(["--access-token"]) == limited, "one Facebook user, one user by either path")
-            #expect(try await exchanged(["--access-token", "--sub", "dev-facebook-user-2"]) != limited)
+            let limitedLogin = try await exchanged([])
+            let limited = try #require(limitedLogin.user)
+            let classic = try await exchanged(["--access-token"])
+            #expect(classic.user == limited, "one Facebook user, one user by either path")
+            let other = try await exchanged(["--access-token", "--sub", "dev-facebook-user-2"])
+            #expect(other.user != limited)
 
             // The hosted flow: the issuer sends the browser to the stand-in's dialog, which sends it back with a code.
             let verifier = "dev-facebook-hosted-" + String(repeating: "x", count: 40)
@@ -339,6 +342,59 @@ struct DevFacebookCommandTests {
             let cancelled = try dialogChoice("cancel=1")
             #expect(cancelled["error"] == "access_denied", "\(cancelled)")
             #expect(cancelled["state"] == "client-state")
+
+            // Facebook calls the issuer: the person removed the app. Its sessions begun through
+            // Facebook by the request's issued_at end; another person's do not.
+            let userOneRefreshTokens = try [
+                ("Limited Login", #require(limitedLogin.refreshToken)), ("access token", #require(classic.refreshToken)),
+                ("hosted flow", #require(Self.refreshToken(ofTokens: tokens.body))),
+            ]
+            let otherRefreshToken = try #require(other.refreshToken)
+            /// `POST /oauth2/token` with `grant_type=refresh_token`: the status and the `error`, if any.
+            func refreshed(_ refreshToken: String) async throws -> (status: Int, error: String?, body: String) {
+                let form = "grant_type=refresh_token&client_id=clanboards-mobile&refresh_token=\(Self.encoded(refreshToken))"
+                let answer = try #require(await TestHTTP.request(
+                    port: serverPort, path: "/oauth2/token", method: .POST,
+                    headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Data(form.utf8)))
+                let json = try? JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
+                return (answer.status, json?["error"] as? String, answer.body)
+            }
+            // issued_at is in whole seconds, as Facebook's is: the sign-ins' second has passed
+            // before the request is made, so that it is issued after all of them.
+            let signedInBy = Int(Date().timeIntervalSince1970)
+            while Int(Date().timeIntervalSince1970) <= signedInBy { try await Task.sleep(for: .milliseconds(50)) }
+            let deauthorized = try await IssuerInvocation.run(
+                ["dev", "facebook", "callback", "deauthorize", "--user-id", "dev-facebook-user-1", "--issuer-url", base], in: directory)
+            #expect(deauthorized.code == 0, "\(deauthorized.stdout) \(deauthorized.stderr)\n\(server.output)")
+            #expect(deauthorized.stdout.contains("POST \(base)/auth/facebook/deauthorize\n"), "\(deauthorized.stdout)")
+            let deauthorizeAnswer = try #require(Self.lastLine(deauthorized.stdout))
+            #expect(try JSONSerialization.jsonObject(with: Data(deauthorizeAnswer.utf8)) as? [String: String] == [:], "\(deauthorized.stdout)")
+            for (how, refreshToken) in userOneRefreshTokens {
+                let refused = try await refreshed(refreshToken)
+                #expect(refused.status == 400 && refused.error == "invalid_grant", "\(how): \(refused.body)")
+            }
+            let kept = try await refreshed(otherRefreshToken)
+            #expect(kept.status == 200, "another person's session stays: \(kept.body)")
+
+            // Then asked for their data to be deleted: the answer names a status page, which opens.
+            let deletion = try await IssuerInvocation.run(
+                ["dev", "facebook", "callback", "data-deletion", "--user-id", "dev-facebook-user-1", "--issuer-url", base], in: directory)
+            #expect(deletion.code == 0, "\(deletion.stdout) \(deletion.stderr)\n\(server.output)")
+            let deletionAnswer = try #require(Self.lastLine(deletion.stdout))
+            let confirmation = try #require(
+                try JSONSerialization.jsonObject(with: Data(deletionAnswer.utf8)) as? [String: String], "\(deletion.stdout)")
+            let confirmationCode = try #require(confirmation["confirmation_code"], "\(confirmation)")
+            #expect(!confirmationCode.isEmpty)
+            let statusURL = try #require(confirmation["url"], "\(confirmation)")
+            #expect(statusURL == "\(base)/auth/facebook/data-deletion?code=\(confirmationCode)", "\(statusURL)")
+            let statusPage = try #require(URLComponents(string: statusURL))
+            let page = try #require(Self.rawGET(port: serverPort, path: statusPage.path + "?" + (statusPage.percentEncodedQuery ?? "")))
+            #expect(page.statusLine.hasPrefix("HTTP/1.1 200"), "\(page.statusLine)")
+            #expect(page.field("Content-Type")?.hasPrefix("text/html") == true, "\(page.field("Content-Type") ?? "")")
+            #expect(String(decoding: page.body, as: UTF8.self).contains("Data deletion request"))
+            // The person's identity went with their data: signing in again through Facebook makes a new user.
+            let again = try await exchanged([])
+            #expect(again.user != nil && again.user != limited, "the user was deleted with their only identity")
         }
     }
 
@@ -448,6 +504,16 @@ struct DevFacebookCommandTests {
               let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
         else { return nil }
         return claims["sub"] as? String
+    }
+
+    /// The `refresh_token` of a token answer.
+    static func refreshToken(ofTokens body: String) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["refresh_token"] as? String
+    }
+
+    /// The last line that is not empty: what `dev facebook callback` prints of the issuer's answer.
+    static func lastLine(_ output: String) -> String? {
+        output.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map(String.init)
     }
 
     /// Whether `condition` holds within a few seconds (a child process's output arriving).

@@ -71,4 +71,16 @@ struct FacebookDeletionNoticeTests {
             #expect(try await fixture.count("deletion_notices") == 0)
         }
     }
+
+    @Test("unlinking Facebook from a user who keeps Apple removes the app's permissions at Facebook too")
+    func unlinkRemovesPermissions() async throws {
+        try await FacebookExchangeTests.withFacebook { fixture, facebook, client, _ in
+            let user = try await FacebookCallbacksTests.linkedUser(fixture, facebook, client, subject: "fb-unlinked")
+            let unlink = try await AccountRequest.send(client, .delete, "/account/identities/facebook", user.apple)
+            #expect(unlink.status == .noContent)
+            #expect(try await AppleTestRig.eventually { facebook.state.withLock { $0.removedPermissions } == ["fb-unlinked"] })
+            #expect(try await AppleTestRig.eventually { try await Self.notice(fixture)?.outcome == "done" })
+            #expect(try await fixture.count("users") == 1)
+        }
+    }
 }

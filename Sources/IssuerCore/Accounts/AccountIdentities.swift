@@ -14,13 +14,16 @@ public struct AccountIdentities: Sendable {
     private let immediateTimeout: Duration
     private let events: any AccountEvents
 
+    /// - Parameter noticeProviders: the providers told when their identity leaves a user
+    ///   (`DeletionNoticeQueue.providers`): an unlink tells them as a deletion does.
     public init(
         exchanges: ProviderExchanges, pool: ConnectionPool, revocations: AppleRevocationQueue,
-        clock: any WallClock, events: any AccountEvents = UncountedAccountEvents(), immediateTimeout: Duration = .seconds(2)
+        clock: any WallClock, events: any AccountEvents = UncountedAccountEvents(), noticeProviders: [String] = [],
+        immediateTimeout: Duration = .seconds(2)
     ) {
         self.events = events
         self.exchanges = exchanges
-        self.store = AccountIdentitiesStore(pool: pool, appleProvider: exchanges.apple.provider.name)
+        self.store = AccountIdentitiesStore(pool: pool, appleProvider: exchanges.apple.provider.name, noticeProviders: noticeProviders)
         self.revocations = revocations
         self.clock = clock
         self.immediateTimeout = immediateTimeout

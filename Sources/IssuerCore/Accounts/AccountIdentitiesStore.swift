@@ -28,6 +28,8 @@ struct AccountIdentitiesStore: Sendable {
     let pool: ConnectionPool
     /// Whose tokens are held for custody, revoked when its identity goes.
     let appleProvider: String
+    /// The providers told when their identity goes (`DeletionNoticeQueue.providers`).
+    var noticeProviders: [String] = []
 
     /// The user's identities, oldest link first, if `sessionID` is a live session of the user.
     func identities(userID: UUID, sessionID: UUID, now: Date) async throws -> [LinkedIdentity]? {
@@ -73,7 +75,8 @@ struct AccountIdentitiesStore: Sendable {
 
     /// Unlinks the user's identity of `provider`, never the last one, and only while `sessionID`,
     /// the session both proofs named, is live; Apple's tokens held for the user are queued for
-    /// revocation in the same transaction when Apple's identity goes.
+    /// revocation in the same transaction when Apple's identity goes, and a provider told of
+    /// deletions gets its notice.
     func unlink(provider: String, userID: UUID, sessionID: UUID, now: Date) async throws -> Unlinked {
         try await pool.transaction { connection in
             // Locks the user's identities, so two unlinks at once cannot leave none; and decides,
@@ -87,6 +90,10 @@ struct AccountIdentitiesStore: Sendable {
             let providers = try rows.map { try $0.decode(String.self, column: "provider") }
             guard providers.contains(provider) else { return .notLinked }
             guard providers.count > 1 else { return .lastIdentity }
+            // Queued from the identity row before it goes, as a deletion queues it (Facebook's
+            // permissions removed: the app no longer has that account).
+            try DeletionNoticeStore.enqueue(
+                userID: userID, providers: noticeProviders.filter { $0 == provider }, on: connection, now: now)
             try connection.query("DELETE FROM identities WHERE user_id = $1 AND provider = $2", [userID, provider])
             guard provider == appleProvider else { return .unlinked(claimed: []) }
             let claimed = try AppleRevocationStore.enqueue(
