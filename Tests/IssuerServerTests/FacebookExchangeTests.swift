@@ -226,4 +226,38 @@ struct FacebookExchangeTests {
             #expect(try await fixture.count("users") == 1)
         }
     }
+
+    @Test("a Facebook e-mail is never linked to: Google's verified sign-in with the same address, linking by e-mail on, makes another user")
+    func facebookEmailIsNotLinkedTo() async throws {
+        let clock = ManualClock(Date())
+        try await FakeFacebookServer.with(clock: clock) { facebook in
+            try await FakeGoogleServer.with(clock: clock) { google in
+                let entries: [[String: any Sendable]] = [facebook.entry, [
+                    "id": "google", "kind": "google", "native_audiences": [FakeGoogleServer.webClientID],
+                    "authorized_parties": [FakeGoogleServer.androidClientID], "jwks_uri": google.jwksURI, "link_by_verified_email": true,
+                ]]
+                let file = try FakeGoogleServer.providersFile(entries.map { $0.mapValues { $0 as Any } })
+                defer { TestDirectories.remove(file) }
+                try await withIssuer(
+                    environment: ["ISSUER_PROVIDERS_FILE": file.path, "ISSUER_APPLE_LINK_BY_VERIFIED_EMAIL": "on"], clock: clock
+                ) { fixture in
+                    try await buildApplication(ProviderIssuer.overHTTP(fixture)).test(.router) { client in
+                        let viaFacebook = try await client.postJSON("/auth/facebook/exchange", [
+                            "id_token": try facebook.limitedLoginToken(subject: "fb-mail"), "nonce": "raw-nonce",
+                        ])
+                        #expect(viaFacebook.status == .ok, "\(viaFacebook.json)")
+                        let viaGoogle = try await client.postJSON("/auth/google/exchange", [
+                            "id_token": try google.idToken(subject: "g-mail", extra: ["email": "ada@example.com"]),
+                        ])
+                        #expect(viaGoogle.status == .ok, "\(viaGoogle.json)")
+                        #expect(try AppleTestRig.userID(fixture, viaGoogle.json) != AppleTestRig.userID(fixture, viaFacebook.json))
+                        #expect(try await fixture.count("users") == 2)
+                        // The control: Apple, trusted too, with that verified address does join Google's user.
+                        let apple = try await AppleTestRig.signIn(client, fixture, subject: "apple-mail", code: nil, email: "ada@example.com")
+                        #expect(try AppleTestRig.userID(fixture, apple) == AppleTestRig.userID(fixture, viaGoogle.json))
+                    }
+                }
+            }
+        }
+    }
 }
