@@ -277,7 +277,7 @@ struct DevFacebookCommandTests {
         #expect(try await IssuerInvocation.run(["dev", "facebook", "callback", "forget", "--user-id", "42"], in: directory).code == 2)
     }
 
-    @Test("an issuer serving the banner's providers file signs one person in through the stand-in by Limited Login, a classic access token and the hosted flow; Cancel in the dialog is access_denied")
+    @Test("an issuer serving the banner's providers file signs one person in through the stand-in by Limited Login, a classic access token and the hosted flow; Cancel in the dialog is access_denied; dev facebook callback's deauthorize ends that person's sessions and its data deletion answers a status page that opens")
     func signInWithoutFacebook() async throws {
         let database = try await TestCluster.freshDatabase()
         try await Self.withStandIn("dev-facebook-serve") { facebook, _, directory in
