@@ -161,4 +161,17 @@ struct FacebookCallbacksTests {
             #expect(Self.outcomes(fixture, "data_deletion", "nothing_to_do") == 1)
         }
     }
+
+    @Test("deauthorize in the same whole second as a sign-in still ends it: issued_at counts to the end of its second")
+    func deauthorizeWithinTheSecond() async throws {
+        try await FacebookExchangeTests.withFacebook { fixture, facebook, client, _ in
+            // The sign-in at .5 of a second; Facebook's issued_at is that whole second.
+            let now = fixture.clock.now.timeIntervalSince1970
+            fixture.clock.advance(by: now.rounded(.down) + 1.5 - now)
+            let tokens = try await client.postJSON("/auth/facebook/exchange", ["access_token": facebook.accessToken(for: "fb-same-second")]).json
+            let request = try Self.signedRequest(userID: "fb-same-second", issuedAt: fixture.clock.now)
+            #expect(try await client.postForm("/auth/facebook/deauthorize", [("signed_request", request)]).status == .ok)
+            #expect(try await RefreshRequest.post(client, tokens["refresh_token"] as! String).json["error"] as? String == "invalid_grant")
+        }
+    }
 }

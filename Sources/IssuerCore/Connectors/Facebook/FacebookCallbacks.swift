@@ -54,9 +54,13 @@ public struct FacebookCallbacks: Sendable {
     @discardableResult
     public func deauthorize(signedRequest: String?, logger: Logger) async throws(OAuthError) -> SecurityEventPipeline.Outcome {
         let request = try verified(signedRequest, callback: "deauthorize", logger: logger)
+        // `issued_at` is a whole second: a sign-in within that second may have come before the
+        // removal, so the whole second counts (a sign-in after it is a new authorization, and one
+        // revoked needlessly only signs in again).
+        let endOfSecond = request.issuedAt.addingTimeInterval(0.999)
         let event = SecurityEvent(
             name: "deauthorize", subject: request.userID,
-            effects: [.providerSessionsRevoked(begunBy: request.issuedAt, reason: "\(provider) deauthorized")])
+            effects: [.providerSessionsRevoked(begunBy: endOfSecond, reason: "\(provider) deauthorized")])
         return try await apply(event, signedRequest: signedRequest ?? "", callback: "deauthorize", logger: logger)
     }
 
