@@ -79,8 +79,36 @@ public enum JWS {
         guard header.crit == nil else { throw JOSEError.criticalHeader }
         return JWSParsed(
             header: header, headerJSON: headerJSON, payload: payload, signature: signature,
-            signingInput: Array(utf8[..<segments[1].endIndex]))
+            signingInput: Array(utf8[..<segments[1].endIndex]), headerSegment: Array(segments[0]))
     }
+
+    /// ``parse(_:allowedAlgorithms:maxLength:)`` for a token whose header segment is byte for byte one that
+    /// was parsed and checked before (`known`): the header is not decoded again. A sender that keeps one key
+    /// sends one header with every token (a DPoP proof's, RFC 9449 §4.2), and its decoding is most of a
+    /// parse. A token with any other header segment is ``JOSEError/malformed``: the caller parses it afresh.
+    public static func parse(_ token: some StringProtocol, known: JWSKnownHeader, maxLength: Int = 16 * 1024) throws -> JWSParsed {
+        let bytes = token.utf8
+        guard bytes.count <= maxLength else { throw JOSEError.tooLarge }
+        let utf8 = Array(bytes)
+        let segments = utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard segments.count == 3, segments[0].elementsEqual(known.segment), !segments[1].isEmpty,
+            let payload = Base64URL.decode(utf8: segments[1]),
+            let signature = Base64URL.decode(utf8: segments[2])
+        else { throw JOSEError.malformed }
+        return JWSParsed(
+            header: known.header, headerJSON: known.headerJSON, payload: payload, signature: signature,
+            signingInput: Array(utf8[..<segments[1].endIndex]), headerSegment: known.segment)
+    }
+}
+
+/// A header segment that ``JWS/parse(_:allowedAlgorithms:maxLength:)`` decoded and checked, kept to parse
+/// later tokens that carry the same segment without decoding it again (``JWS/parse(_:known:maxLength:)``).
+/// Only a parse can make one, so it always holds what its segment says.
+public struct JWSKnownHeader: Sendable {
+    /// The base64url header segment, as it came.
+    public let segment: [UInt8]
+    public let header: JWSHeader
+    public let headerJSON: Data
 }
 
 /// A compact JWS whose shape, `alg` and `crit` were checked but whose signature was not (RFC 7515 §5.2 up to
@@ -94,6 +122,13 @@ public struct JWSParsed: Sendable {
     let payload: Data
     let signature: Data
     let signingInput: [UInt8]
+    let headerSegment: [UInt8]
+
+    /// Its header segment with what was decoded of it, to parse later tokens with the same header
+    /// (``JWS/parse(_:known:maxLength:)``).
+    public var knownHeader: JWSKnownHeader {
+        JWSKnownHeader(segment: headerSegment, header: header, headerJSON: headerJSON)
+    }
 
     /// RFC 7515 §5.2 step 8 with an RSA key: the same as verifying with ``JWSVerificationKey/rsa(_:)``, so a header
     /// that names another algorithm than RS256 is refused.

@@ -73,6 +73,35 @@ import TestSupport
         #expect(error?.description.contains("signature") == true)
     }
 
+    /// One verifier remembers the headers it verified (`DPoPKeyCache`): a header seen before skips
+    /// only its own decoding, never the signature or the claims.
+    @Test func aHeaderSeenBeforeStillNeedsItsSignatureAndClaims() throws {
+        let verifier = DPoPProofVerifier(clock: clock)
+        func refused(_ proof: String, method: String = "POST") -> OAuthError? {
+            do {
+                _ = try verifier.verify(proof, method: method, url: url)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        // A forgery with the device's header, before and after the device's own proof.
+        let forged = try key.proof(url: url, issuedAt: clock.now, jti: "f-1", signer: P256.Signing.PrivateKey())
+        #expect(refused(forged)?.description.contains("signature") == true)
+        let first = try key.proof(url: url, issuedAt: clock.now, jti: "j-1")
+        #expect(try verifier.verify(first, method: "POST", url: url).thumbprint == key.thumbprint)
+        let header = { (proof: String) in proof.prefix { $0 != "." } }
+        #expect(header(forged) == header(first), "the forgery carries the device's header")
+        #expect(refused(forged)?.description.contains("signature") == true)
+        #expect(refused(try key.proof(method: "GET", url: url, issuedAt: clock.now, jti: "j-2"))?.description.contains("htm") == true)
+        #expect(refused(try key.proof(url: url, issuedAt: clock.now.addingTimeInterval(-120), jti: "j-3"))?.description.contains("iat") == true)
+        let again = try verifier.verify(try key.proof(url: url, issuedAt: clock.now, jti: "j-4"), method: "POST", url: url)
+        #expect(again.thumbprint == key.thumbprint && again.jwtID == "j-4")
+        // Another device's header is its own entry, with its own thumbprint.
+        let other = DPoPKey()
+        #expect(try verifier.verify(try other.proof(url: url, issuedAt: clock.now, jti: "o-1"), method: "POST", url: url).thumbprint == other.thumbprint)
+    }
+
     @Test func refusesAnotherMethodOrURL() throws {
         #expect(refusal(try key.proof(method: "GET", url: url, issuedAt: clock.now))?.description.contains("htm") == true)
         #expect(refusal(try key.proof(url: "https://issuer.example/oauth2/revoke", issuedAt: clock.now))?.description.contains("htu") == true)

@@ -26,6 +26,8 @@ public struct DPoPProofVerifier: Sendable {
     static let privateMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 
     private let clock: any WallClock
+    /// The headers verified before, each with its key and thumbprint.
+    private let keys = DPoPKeyCache()
 
     /// - Parameter clock: the source of now for the `iat` window.
     public init(clock: any WallClock) {
@@ -36,22 +38,38 @@ public struct DPoPProofVerifier: Sendable {
     /// - Throws: `invalid_dpop_proof` naming the first check it fails.
     public func verify(_ proof: String, method: String, url: String) throws(OAuthError) -> DPoPProof {
         let parsed: JWSParsed
-        do {
-            parsed = try JWS.parse(proof, allowedAlgorithms: Self.allowed, maxLength: Self.maxLength)
-        } catch JOSEError.unsupportedAlgorithm {
-            throw .invalidDPoPProof("The DPoP proof's alg must be ES256 or RS256.")
-        } catch {
-            throw .invalidDPoPProof("The DPoP proof is not a well-formed JWT.", debug: "\(error)")
+        let key: JWSVerificationKey
+        var known = keys.entry(forSegment: proof.prefix { $0 != "." })
+        if let entry = known, let again = try? JWS.parse(proof, known: entry.header, maxLength: Self.maxLength) {
+            // A header that passed every check below before: only the signature and claims are new.
+            parsed = again
+            key = entry.key
+        } else {
+            known = nil
+            do {
+                parsed = try JWS.parse(proof, allowedAlgorithms: Self.allowed, maxLength: Self.maxLength)
+            } catch JOSEError.unsupportedAlgorithm {
+                throw .invalidDPoPProof("The DPoP proof's alg must be ES256 or RS256.")
+            } catch {
+                throw .invalidDPoPProof("The DPoP proof is not a well-formed JWT.", debug: "\(error)")
+            }
+            guard parsed.header.typ == Self.type else {
+                throw .invalidDPoPProof("The DPoP proof's typ must be dpop+jwt.")
+            }
+            key = try Self.publicKey(parsed.headerJSON)
         }
-        guard parsed.header.typ == Self.type else {
-            throw .invalidDPoPProof("The DPoP proof's typ must be dpop+jwt.")
-        }
-        let key = try Self.publicKey(parsed.headerJSON)
         let verified: JWSVerified
         do {
             verified = try parsed.verified(with: key)
         } catch {
             throw .invalidDPoPProof("The DPoP proof's signature does not verify with its jwk.", debug: "\(error)")
+        }
+        let thumbprint: String
+        if let known {
+            thumbprint = known.thumbprint
+        } else {
+            thumbprint = key.thumbprint
+            keys.insert(DPoPKeyCache.Entry(header: parsed.knownHeader, key: key, thumbprint: thumbprint))
         }
         let claims: Claims
         do {
@@ -73,7 +91,7 @@ public struct DPoPProofVerifier: Sendable {
             throw .invalidDPoPProof("The DPoP proof's jti must have 1 to 256 bytes.")
         }
         return DPoPProof(
-            thumbprint: key.thumbprint, jwtID: claims.jti, issuedAt: issuedAt, accessTokenHash: claims.ath,
+            thumbprint: thumbprint, jwtID: claims.jti, issuedAt: issuedAt, accessTokenHash: claims.ath,
             nonce: claims.nonce, proofHash: Array(SHA256.hash(data: Data(proof.utf8))))
     }
 
