@@ -150,6 +150,17 @@ public struct JWSParsed: Sendable {
         }
         return JWSVerified(header: header, payload: payload)
     }
+
+    /// ``verified(with:)`` for a caller that decodes the payload into claims of its own: the claims are decoded
+    /// once, as `type`, instead of once to check that the payload is an object and again for the claims. `type`
+    /// must decode from a JSON object only (a keyed container), so that the object check still holds. Throws
+    /// ``JOSEError/unsupportedAlgorithm`` or ``JOSEError/badSignature`` before anything is decoded, and the
+    /// decoder's error for a payload that is not such claims.
+    public func verifiedClaims<Claims: Decodable>(with key: JWSVerificationKey, as type: Claims.Type, decoder: JSONDecoder) throws -> Claims {
+        guard header.algorithm == key.algorithm else { throw JOSEError.unsupportedAlgorithm }
+        guard key.verify(signature: signature, message: signingInput) else { throw JOSEError.badSignature }
+        return try decoder.decode(type, from: payload)
+    }
 }
 
 /// Succeeds only for a JSON object, which is what RFC 7519 §7.2 step 10 requires of a JWT Claims Set.

@@ -58,11 +58,13 @@ public struct DPoPProofVerifier: Sendable {
             }
             key = try Self.publicKey(parsed.headerJSON)
         }
-        let verified: JWSVerified
+        let claims: Claims
         do {
-            verified = try parsed.verified(with: key)
-        } catch {
+            claims = try parsed.verifiedClaims(with: key, as: Claims.self, decoder: JSONDecoder())
+        } catch let error as JOSEError {
             throw .invalidDPoPProof("The DPoP proof's signature does not verify with its jwk.", debug: "\(error)")
+        } catch {
+            throw .invalidDPoPProof("The DPoP proof lacks htm, htu, iat or jti, or one has the wrong type.", debug: "\(error)")
         }
         let thumbprint: String
         if let known {
@@ -70,12 +72,6 @@ public struct DPoPProofVerifier: Sendable {
         } else {
             thumbprint = key.thumbprint
             keys.insert(DPoPKeyCache.Entry(header: parsed.knownHeader, key: key, thumbprint: thumbprint))
-        }
-        let claims: Claims
-        do {
-            claims = try JSONDecoder().decode(Claims.self, from: verified.payload)
-        } catch {
-            throw .invalidDPoPProof("The DPoP proof lacks htm, htu, iat or jti, or one has the wrong type.", debug: "\(error)")
         }
         guard claims.htm == method else {
             throw .invalidDPoPProof("The DPoP proof's htm does not match the request method.")
