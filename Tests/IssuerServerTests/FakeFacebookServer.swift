@@ -36,6 +36,8 @@ final class FakeFacebookServer: Sendable {
         case serverError
         /// Answers after the issuer's 5 s deadline.
         case slow
+        /// Answers 100 KiB, past the 64 KiB any remote answer may have.
+        case huge
     }
 
     struct State {
@@ -149,6 +151,8 @@ final class FakeFacebookServer: Sendable {
         case .slow:
             try await Task.sleep(for: .seconds(7))
             return Self.json(["data": ["is_valid": true]])
+        case .huge:
+            return Self.json(["data": ["is_valid": true, "padding": String(repeating: "x", count: 100 * 1024)] as [String: Any]])
         }
     }
 
