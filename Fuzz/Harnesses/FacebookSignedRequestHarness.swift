@@ -7,7 +7,8 @@ import JOSE
 /// to the callbacks. Each input is read twice: as the whole `signed_request`, which must never be
 /// accepted unless its MAC is the app secret's over its payload (checked here with Crypto, not the
 /// parser's code); and as the JSON payload of a request signed with the right secret, accepted
-/// exactly when the payload says HMAC-SHA256, a recent `issued_at` and a user id. Fuzzed by
+/// exactly when the payload says HMAC-SHA256, a recent `issued_at` and a user id, and carries no
+/// login's `code` or `oauth_token`. Fuzzed by
 /// Fuzz/FacebookSignedRequest, replayed on its corpus by Tests/FuzzCorpusTests.
 public enum FacebookSignedRequestHarness {
     private static let secret = "fuzz-app-secret"
@@ -38,7 +39,7 @@ public enum FacebookSignedRequestHarness {
         if let request {
             precondition(algorithm == "HMAC-SHA256", "accepted a payload whose algorithm is \(String(describing: algorithm))")
             check(request)
-        } else if algorithm == "HMAC-SHA256", let userID = object?["user_id"] as? String, !userID.isEmpty, userID.utf8.count <= 255,
+        } else if algorithm == "HMAC-SHA256", object?["code"] == nil, object?["oauth_token"] == nil, let userID = object?["user_id"] as? String, !userID.isEmpty, userID.utf8.count <= 255,
                   !userID.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
                   let issuedAt = object?["issued_at"] as? Int, (Int(now.timeIntervalSince1970) - 7 * 86_400 + 1...Int(now.timeIntervalSince1970)).contains(issuedAt)
         {

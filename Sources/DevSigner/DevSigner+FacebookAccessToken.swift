@@ -38,11 +38,15 @@ extension DevSigner {
     /// or nil for anything else: a token of real Facebook, a forged or mangled one. Expiry is the
     /// caller's to judge (``FacebookAccessToken/isValid(at:)``): `debug_token` reports an
     /// expired token rather than refusing it.
+    /// The latest expiry a dev token may name (the year 5138): every later one is refused, so no
+    /// expiry, however minted, overflows when it is written back as whole seconds.
+    static let latestExpiry = 100_000_000_000
+
     public static func facebookAccessTokenContents(_ token: String) -> FacebookAccessToken? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == facebookAccessTokenPrefix,
               let subjectBytes = Base64URL.decode(parts[1]), let subject = String(data: subjectBytes, encoding: .utf8), !subject.isEmpty,
-              parts[2].allSatisfy(\.isASCII), let expiry = Int(parts[2]), expiry >= 0,
+              parts[2].allSatisfy(\.isASCII), let expiry = Int(parts[2]), (0...Self.latestExpiry).contains(expiry),
               let mac = bytes(fromHex: parts[3]), mac.count == SHA256.byteCount
         else { return nil }
         let key = SymmetricKey(data: Data(facebookAppSecret.utf8))

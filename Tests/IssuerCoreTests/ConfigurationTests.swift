@@ -251,8 +251,8 @@ struct ConfigurationTests {
         ("ISSUER_CLIENTS_FILE",
          #"[{"client_id":"web","redirect_uris":["https://app.example/cb"],"scopes":["openid"],"apple_audience":["com.example.web"]}]"#,
          "ISSUER_CLIENTS_FILE (--clients-file) entry 1 ('web') has an unknown member 'apple_audience'"),
-        ("ISSUER_PROVIDERS_FILE", #"[{"id":"google","kind":"facebook","native_audiences":["w"]}]"#,
-         #"ISSUER_PROVIDERS_FILE (--providers-file) entry 1 ('google'): the kind 'facebook' is not one this issuer knows ("google" or "oidc")"#),
+        ("ISSUER_PROVIDERS_FILE", #"[{"id":"google","kind":"github","native_audiences":["w"]}]"#,
+         #"ISSUER_PROVIDERS_FILE (--providers-file) entry 1 ('google'): the kind 'github' is not one this issuer knows ("google", "oidc" or "facebook")"#),
         ("ISSUER_PROVIDERS_FILE", #"[{"id":"corp","kind":"oidc","issuer":"https://appleid.apple.com/","native_audiences":["w"]}]"#,
          "ISSUER_PROVIDERS_FILE (--providers-file) entry 1 ('corp'): the issuer 'https://appleid.apple.com/' is Sign in with Apple's"),
     ])

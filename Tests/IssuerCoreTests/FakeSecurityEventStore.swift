@@ -70,6 +70,8 @@ final class FakeSecurityEventStore: SecurityEventStoring, SecurityEventChanges {
 
     func requireCredentialChange(provider: String, subject: String, at time: Date) throws { change("credential \(provider)") }
 
+    func clearProfile(fromProvider provider: String, subject: String, userID: UUID, now: Date) throws { change("clear \(provider)'s profile") }
+
     func unlink(provider: String, subject: String, userID: UUID) throws -> Bool {
         change("unlink \(provider)")
         return keepsAnotherIdentity.contains(userID)

@@ -11,15 +11,16 @@ import TestSupport
 /// Facebook's deauthorize and data-deletion callbacks (reference: Facebook's callbacks): the
 /// `signed_request` checked with the app secret, each applied once through the security-event
 /// pipeline, and the data deletion's confirmation and status page.
-@Suite("Facebook: deauthorize and data-deletion callbacks", .timeLimit(.minutes(10)))
+@Suite("Facebook: deauthorize and data-deletion callbacks", .serialized, .timeLimit(.minutes(10)))
 struct FacebookCallbacksTests {
     /// Facebook's `signed_request`, computed here independently of the issuer's code.
     static func signedRequest(
-        userID: String, issuedAt: Date, secret: String = FakeFacebookServer.appSecret, algorithm: String = "HMAC-SHA256"
+        userID: String, issuedAt: Date, secret: String = FakeFacebookServer.appSecret, algorithm: String = "HMAC-SHA256",
+        extra: [String: String] = [:]
     ) throws -> String {
-        let payload = Base64URL.encode(try JSONSerialization.data(withJSONObject: [
-            "algorithm": algorithm, "issued_at": Int(issuedAt.timeIntervalSince1970), "user_id": userID,
-        ] as [String: Any]))
+        var claims: [String: Any] = ["algorithm": algorithm, "issued_at": Int(issuedAt.timeIntervalSince1970), "user_id": userID]
+        for (name, value) in extra { claims[name] = value }
+        let payload = Base64URL.encode(try JSONSerialization.data(withJSONObject: claims))
         let mac = HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: SymmetricKey(data: Data(secret.utf8)))
         return Base64URL.encode(Data(mac)) + "." + payload
     }
@@ -78,7 +79,7 @@ struct FacebookCallbacksTests {
     }
 
     @Test("a signed_request missing, signed with another secret, of another algorithm, older than 7 days, over 60 s ahead, or malformed: 400 invalid_request, nothing changes",
-          arguments: ["missing", "secret", "algorithm", "old", "future", "malformed"])
+          arguments: ["missing", "secret", "algorithm", "old", "future", "malformed", "login"])
     func refused(_ kind: String) async throws {
         try await FacebookExchangeTests.withFacebook { fixture, facebook, client, _ in
             let tokens = try await client.postJSON("/auth/facebook/exchange", ["access_token": facebook.accessToken(for: "fb-refused")]).json
@@ -89,6 +90,8 @@ struct FacebookCallbacksTests {
             case "algorithm": [("signed_request", try Self.signedRequest(userID: "fb-refused", issuedAt: now, algorithm: "HMAC-SHA1"))]
             case "old": [("signed_request", try Self.signedRequest(userID: "fb-refused", issuedAt: now.addingTimeInterval(-8 * 86_400)))]
             case "future": [("signed_request", try Self.signedRequest(userID: "fb-refused", issuedAt: now.addingTimeInterval(120)))]
+            // The Login SDK's signed request, as a web page's cookie holds it: same shape, with the login's code.
+            case "login": [("signed_request", try Self.signedRequest(userID: "fb-refused", issuedAt: now, extra: ["code": "AQD-login-code"]))]
             default: [("signed_request", "not.a.signed-request")]
             }
             for path in ["/auth/facebook/deauthorize", "/auth/facebook/data-deletion"] {
@@ -123,6 +126,10 @@ struct FacebookCallbacksTests {
 
             let again = try await client.postForm("/auth/facebook/data-deletion", [("signed_request", request)])
             #expect(again.json["confirmation_code"] as? String == code && again.json["url"] as? String == url)
+            // The same request with its signature padded is the same delivery, with the same code.
+            let parts = request.split(separator: ".")
+            let padded = try await client.postForm("/auth/facebook/data-deletion", [("signed_request", parts[0] + "=." + parts[1])])
+            #expect(padded.json["confirmation_code"] as? String == code)
             #expect(try await fixture.count("data_deletion_requests") == 1)
 
             let page = try await client.get("/auth/facebook/data-deletion?code=" + code)
@@ -148,6 +155,11 @@ struct FacebookCallbacksTests {
             ])
             #expect(answer.status == .ok)
             #expect(try await fixture.count("users") == 1)
+            // What came from Facebook leaves the profile: its name, and its e-mail for Apple's.
+            let profile = try #require(try await fixture.pool.query("SELECT email, given_name, family_name FROM users").single)
+            #expect(try profile.decodeIfPresent(String.self, column: "given_name") == nil)
+            #expect(try profile.decodeIfPresent(String.self, column: "family_name") == nil)
+            #expect(try profile.decodeIfPresent(String.self, column: "email") != "ada@example.com")
             #expect(try await fixture.pool.query("SELECT provider FROM identities").rows.count == 1)
             #expect(try await fixture.count("identities") == 1, "Apple's identity stays")
             #expect(try await RefreshRequest.post(client, user.facebook["refresh_token"] as! String).json["error"] as? String == "invalid_grant")

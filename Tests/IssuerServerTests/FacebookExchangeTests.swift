@@ -11,7 +11,7 @@ import TestSupport
 /// Facebook's native sign-in (reference: Facebook), against Facebook played over HTTP on loopback
 /// (`FakeFacebookServer`): Limited Login's OpenID token, the classic access token checked with the
 /// Graph API, and the RFC 8693 grant taking both.
-@Suite("Facebook: native sign-in with Limited Login and classic access tokens", .timeLimit(.minutes(10)))
+@Suite("Facebook: native sign-in with Limited Login and classic access tokens", .serialized, .timeLimit(.minutes(10)))
 struct FacebookExchangeTests {
     /// An issuer with a `facebook` provider pointing at the fake; `body` also gets every log line.
     static func withFacebook(

@@ -8,7 +8,7 @@ import TestSupport
 /// The hosted flow through Facebook Login (reference: Facebook, "Hosted flow"), against Facebook
 /// played over HTTP on loopback: the dialog with PKCE S256 and the sealed state, the code redeemed
 /// with the app secret, the access token checked as a native app's is.
-@Suite("Facebook: the hosted flow", .timeLimit(.minutes(10)))
+@Suite("Facebook: the hosted flow", .serialized, .timeLimit(.minutes(10)))
 struct FacebookHostedFlowTests {
     @Test("authorize → Facebook's dialog (app id, callback, scope, S256) → callback → the client's code → tokens for (facebook, id); the same user as natively")
     func wholeFlow() async throws {

@@ -15,7 +15,7 @@ struct RouteTableTests {
     func everyRouteServed() async throws {
         let providers = try FakeGoogleServer.providersFile([[
             "id": "google", "kind": "google", "native_audiences": ["web"], "client_id": "web", "client_secret": "s",
-        ]])
+        ], ["id": "facebook", "kind": "facebook", "app_id": "1234567890", "app_secret": "s"]])
         defer { TestDirectories.remove(providers) }
         // A logo, so that /assets/{asset} has something to serve.
         let pages = try TestDirectories.created("pages")
@@ -28,8 +28,10 @@ struct RouteTableTests {
             let asset = try #require(fixture.configuration.pages.logo).assetName
             try await fixture.test { client in
                 for route in Route.allCases {
-                    // A path parameter names a provider that is configured, or a logo that is served.
-                    let path = route.registeredPath(prefix: "/oidc").replacingOccurrences(of: "{provider}", with: "google")
+                    // A path parameter names a provider that is configured (Facebook's callbacks, Facebook),
+                    // or a logo that is served.
+                    let provider = [.providerDeauthorize, .providerDataDeletion].contains(route) ? "facebook" : "google"
+                    let path = route.registeredPath(prefix: "/oidc").replacingOccurrences(of: "{provider}", with: provider)
                         .replacingOccurrences(of: "{asset}", with: asset)
                     let response = try await client.executeRequest(
                         uri: path, method: route.methods[0], headers: [.contentType: "application/x-www-form-urlencoded"],

@@ -28,6 +28,10 @@ struct SecurityEvent: Sendable, Equatable {
         /// Something the provider said is recorded for operators (`issuer users show`), with no
         /// other consequence.
         case recorded(State, at: Date)
+        /// What the user's profile holds from the identity goes with it: its e-mail (replaced by the
+        /// address of the user's most recently used other identity, if any) and the name, which
+        /// the provider may have supplied (Facebook's data deletion).
+        case profileFromIdentityCleared
         /// The identity is removed; a user left with no identity is deleted as
         /// docs/reference.md, "Account deletion" says, for `reason`, its provider tokens revoked.
         case identityRemoved(orphanDeletedFor: AccountDeletion.Reason)

@@ -125,6 +125,8 @@ public struct SecurityEventPipeline: Sendable {
             try changes.setEmailForwarding(userID: userID, enabled: enabled, at: time)
         case .recorded(.credentialChangeRequired, let time):
             try changes.requireCredentialChange(provider: provider, subject: subject, at: time)
+        case .profileFromIdentityCleared:
+            try changes.clearProfile(fromProvider: provider, subject: subject, userID: userID, now: now)
         case .identityRemoved(let reason):
             // No identity left: nobody can sign in as this user again, so it goes as account
             // deletion deletes it, its provider tokens revoked (sent by the background worker).

@@ -31,6 +31,9 @@ protocol SecurityEventChanges {
     func setEmailForwarding(userID: UUID, enabled: Bool, at time: Date) throws
     /// Records that the provider asks for a credential change.
     func requireCredentialChange(provider: String, subject: String, at time: Date) throws
+    /// Clears from the user's profile what the identity supplied: the name, and its e-mail
+    /// (replaced by the user's most recently used other identity's).
+    func clearProfile(fromProvider provider: String, subject: String, userID: UUID, now: Date) throws
     /// Removes the identity; answers whether its user has any identity left.
     func unlink(provider: String, subject: String, userID: UUID) throws -> Bool
     /// Deletes the account as docs/reference.md, "Account deletion" says, queuing its Apple tokens
@@ -110,6 +113,21 @@ struct SecurityEventStore: SecurityEventStoring {
                 UPDATE identities SET credential_change_required_at = $3
                 WHERE provider = $1 AND subject = $2 AND (credential_change_required_at IS NULL OR credential_change_required_at < $3)
                 """, [provider, subject, time])
+        }
+
+        func clearProfile(fromProvider provider: String, subject: String, userID: UUID, now: Date) throws {
+            try connection.query("""
+                UPDATE users u SET given_name = NULL, family_name = NULL, updated_at = $4,
+                    email = CASE WHEN u.email IS NOT DISTINCT FROM gone.email THEN other.email ELSE u.email END,
+                    email_verified = CASE WHEN u.email IS NOT DISTINCT FROM gone.email THEN other.email_verified ELSE u.email_verified END,
+                    is_private_email = CASE WHEN u.email IS NOT DISTINCT FROM gone.email THEN NULL ELSE u.is_private_email END
+                FROM (SELECT email FROM identities WHERE provider = $2 AND subject = $3) gone
+                LEFT JOIN LATERAL (
+                    SELECT email, email_verified FROM identities
+                    WHERE user_id = $1 AND NOT (provider = $2 AND subject = $3)
+                    ORDER BY last_sign_in_at DESC NULLS LAST LIMIT 1) other ON true
+                WHERE u.id = $1
+                """, [userID, provider, subject, now])
         }
 
         func unlink(provider: String, subject: String, userID: UUID) throws -> Bool {

@@ -66,13 +66,7 @@ public struct DPoPProofVerifier: Sendable {
         } catch {
             throw .invalidDPoPProof("The DPoP proof lacks htm, htu, iat or jti, or one has the wrong type.", debug: "\(error)")
         }
-        let thumbprint: String
-        if let known {
-            thumbprint = known.thumbprint
-        } else {
-            thumbprint = key.thumbprint
-            keys.insert(DPoPKeyCache.Entry(header: parsed.knownHeader, key: key, thumbprint: thumbprint))
-        }
+        let thumbprint = known?.thumbprint ?? key.thumbprint
         guard claims.htm == method else {
             throw .invalidDPoPProof("The DPoP proof's htm does not match the request method.")
         }
@@ -85,6 +79,10 @@ public struct DPoPProofVerifier: Sendable {
         }
         guard !claims.jti.isEmpty, claims.jti.utf8.count <= Self.maxJWTIDLength else {
             throw .invalidDPoPProof("The DPoP proof's jti must have 1 to 256 bytes.")
+        }
+        if known == nil {
+            // Kept only now that every check passed.
+            keys.insert(DPoPKeyCache.Entry(header: parsed.knownHeader, key: key, thumbprint: thumbprint))
         }
         return DPoPProof(
             thumbprint: thumbprint, jwtID: claims.jti, issuedAt: issuedAt, accessTokenHash: claims.ath,

@@ -102,7 +102,7 @@ enum Route: String, CaseIterable, Sendable {
         case .accountSession: [.delete]
         case .appleNotifications, .googleRISC, .providerDeauthorize: [.post]
         // docs/reference.md, "Facebook's callbacks": Facebook posts the request; a person reads its status page.
-        case .providerDataDeletion: [.get, .post]
+        case .providerDataDeletion: [.post, .get]
         case .jwks, .openIDConfiguration, .authorizationServerMetadata, .healthz, .readyz, .metrics, .pageAsset: [.get]
         }
     }

@@ -133,7 +133,8 @@ final class DevFacebookGraph: Sendable {
     /// Whether the call's `appsecret_proof` proves `token`; a missing one passes unless required.
     func proofHolds(_ query: BrowserParameters?, token: String, required: Bool) -> Bool {
         guard let proof = query?["appsecret_proof"] else { return !required }
-        return proof.lowercased() == DevSigner.facebookAppSecretProof(for: token)
+        // In constant time, as Facebook compares it.
+        return ConstantTime.equals(Array(proof.lowercased().utf8), Array(DevSigner.facebookAppSecretProof(for: token).utf8))
     }
 
     /// A query or form's parameters; nil for a malformed one.

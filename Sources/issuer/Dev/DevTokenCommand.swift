@@ -52,6 +52,8 @@ struct DevTokenCommand: ParsableCommand {
 
     func validate() throws {
         guard lifetime > 0 else { throw ValidationError("--lifetime must be positive") }
+        // Ten years: a token's `exp` and a dev access token's expiry stay whole seconds that fit.
+        guard lifetime <= 10 * 365 * 86_400 else { throw ValidationError("--lifetime must be at most ten years (315360000 seconds)") }
         // Both would fill the one claim; which wins would be a guess.
         guard nonce == nil || nonceClaim == nil else { throw ValidationError("--nonce and --nonce-claim cannot be used together") }
         guard ["apple", "google", "facebook"].contains(provider) else { throw ValidationError("--provider must be apple, google or facebook") }

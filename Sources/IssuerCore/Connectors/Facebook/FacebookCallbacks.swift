@@ -61,21 +61,21 @@ public struct FacebookCallbacks: Sendable {
         let event = SecurityEvent(
             name: "deauthorize", subject: request.userID,
             effects: [.providerSessionsRevoked(begunBy: endOfSecond, reason: "\(provider) deauthorized")])
-        return try await apply(event, signedRequest: signedRequest ?? "", callback: "deauthorize", logger: logger)
+        return try await apply(event, request: request, callback: "deauthorize", logger: logger)
     }
 
     /// Applies a data deletion callback and answers its confirmation: the same code for the same
     /// request, and a code for a user nobody has (there was nothing to delete).
     public func dataDeletion(signedRequest: String?, logger: Logger) async throws(OAuthError) -> DataDeletionAnswer {
         let request = try verified(signedRequest, callback: "data_deletion", logger: logger)
-        let text = signedRequest ?? ""
         let now = clock.now
         let event = SecurityEvent(name: "data_deletion", subject: request.userID, effects: [
             .providerSessionsRevoked(begunBy: now, reason: "\(provider) data deletion"),
+            .profileFromIdentityCleared,
             .identityRemoved(orphanDeletedFor: .providerDataDeletion),
         ])
-        try await apply(event, signedRequest: text, callback: "data_deletion", logger: logger)
-        let code = confirmationCode(for: text)
+        try await apply(event, request: request, callback: "data_deletion", logger: logger)
+        let code = confirmationCode(for: request)
         // Recorded after the deletion: a failure here answers 503 and Facebook sends the request
         // again, which the pipeline then finds applied.
         do {
@@ -99,9 +99,9 @@ public struct FacebookCallbacks: Sendable {
         }
     }
 
-    /// 32 lowercase hex digits (128 bits) of an HMAC of the request under the server secret.
-    func confirmationCode(for signedRequest: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data((provider + "\n" + signedRequest).utf8), using: codeKey)
+    /// 32 lowercase hex digits (128 bits) of an HMAC of the request's MAC under the server secret.
+    func confirmationCode(for request: FacebookSignedRequest) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(provider.utf8) + [0] + request.signature, using: codeKey)
         return mac.prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
@@ -118,9 +118,13 @@ public struct FacebookCallbacks: Sendable {
 
     @discardableResult
     private func apply(
-        _ event: SecurityEvent, signedRequest: String, callback: String, logger: Logger
+        _ event: SecurityEvent, request: FacebookSignedRequest, callback: String, logger: Logger
     ) async throws(OAuthError) -> SecurityEventPipeline.Outcome {
-        let id = SHA256.hash(data: Data(signedRequest.utf8)).map { String(format: "%02x", $0) }.joined()
+        // The delivery is its MAC, decoded: padding or any other spelling of the same request is
+        // the same delivery.
+        let id = request.signature.map { String(format: "%02x", $0) }.joined()
+        // A sender per callback: Facebook may send both for one person in one second, with payloads
+        // alike to the byte, and each must be applied.
         let results = try await pipeline.apply(SecurityEventPipeline.Delivery(
             sender: "\(provider) \(callback)", id: id, providers: [provider], events: [event]))
         let outcome = SecurityEventPipeline.Outcome(results)

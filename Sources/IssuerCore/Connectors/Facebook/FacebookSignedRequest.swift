@@ -19,6 +19,9 @@ public struct FacebookSignedRequest: Sendable, Equatable {
     public let userID: String
     /// When Facebook issued it.
     public let issuedAt: Date
+    /// Its MAC, decoded: the same request however its base64url was padded, so a delivery is
+    /// recognised by it.
+    public let signature: [UInt8]
 
     /// A request is a short form field; anything near the 64 KiB body is not Facebook's.
     static let maximumLength = 16 * 1024
@@ -37,6 +40,12 @@ public struct FacebookSignedRequest: Sendable, Equatable {
             throw Refusal(description: "payload is not a JSON object")
         }
         guard (object["algorithm"] as? String)?.uppercased() == "HMAC-SHA256" else { throw Refusal(description: "algorithm is not HMAC-SHA256") }
+        // The Login SDK hands a browser signed requests of the same shape (with the login's `code`
+        // or `oauth_token`); a server callback carries neither, so one that does is not Facebook's
+        // callback and could have been taken from a web page.
+        guard object["code"] == nil, object["oauth_token"] == nil else {
+            throw Refusal(description: "a login's signed_request, not a callback's")
+        }
         guard let issuedAt = SecurityEventClaims.number(object["issued_at"], inText: false) else {
             throw Refusal(description: "no issued_at")
         }
@@ -49,6 +58,7 @@ public struct FacebookSignedRequest: Sendable, Equatable {
         }
         self.userID = userID
         self.issuedAt = Date(timeIntervalSince1970: issuedAt)
+        self.signature = Array(signature)
     }
 
     /// base64url with or without `=` padding, as Facebook's SDKs write it either way.
