@@ -84,4 +84,20 @@ struct FacebookDeletionNoticeTests {
             #expect(try await fixture.count("users") == 1)
         }
     }
+
+    @Test("a person who comes back with Facebook before the notice went out keeps the new sign-in's permissions: the notice is superseded")
+    func comebackSupersedesTheNotice() async throws {
+        try await FacebookExchangeTests.withFacebook { fixture, facebook, client, _ in
+            let tokens = try await client.postJSON("/auth/facebook/exchange", ["access_token": facebook.accessToken(for: "fb-back")]).json
+            facebook.state.withLock { $0.mode = .serverError }
+            #expect(try await AccountRequest.send(client, .delete, "/account", tokens).status == .noContent)
+            #expect(try await AppleTestRig.eventually { try await Self.notice(fixture)?.lastError != nil })
+            facebook.state.withLock { $0.mode = .up }
+            #expect(try await client.postJSON("/auth/facebook/exchange", ["access_token": facebook.accessToken(for: "fb-back")]).status == .ok)
+            fixture.clock.advance(by: 120)
+            #expect(try await AppleTestRig.eventually { try await Self.notice(fixture)?.outcome == "superseded" })
+            #expect(try await Self.notice(fixture)?.subject == nil)
+            #expect(facebook.state.withLock { $0.removedPermissions }.isEmpty)
+        }
+    }
 }

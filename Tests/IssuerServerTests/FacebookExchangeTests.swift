@@ -136,8 +136,8 @@ struct FacebookExchangeTests {
         }
     }
 
-    @Test("a token that expires later is accepted; the Graph API throttling or failing is 503 temporarily_unavailable, never 500",
-          arguments: ["later", "4", "17", "32", "613", "500"])
+    @Test("a token that expires later is accepted; the Graph API throttling or failing, or an answer that is not the Graph API's (a portal's page, a proxy's 407), is 503 temporarily_unavailable, never 500",
+          arguments: ["later", "4", "17", "32", "613", "500", "portal", "proxy"])
     func graphOutages(_ kind: String) async throws {
         try await Self.withFacebook { fixture, facebook, client, _ in
             let token = facebook.accessToken(for: "fb-5") { $0.expiresAt = fixture.clock.now.timeIntervalSince1970 + 3600 }
@@ -145,6 +145,8 @@ struct FacebookExchangeTests {
                 facebook.state.withLock { $0.mode = .graphError(code) }
             } else if kind == "500" {
                 facebook.state.withLock { $0.mode = .serverError }
+            } else if kind == "portal" || kind == "proxy" {
+                facebook.state.withLock { $0.mode = .notGraph(status: kind == "portal" ? 200 : 407) }
             }
             let response = try await client.postJSON("/auth/facebook/exchange", ["access_token": token])
             if kind == "later" {

@@ -38,6 +38,9 @@ final class FakeFacebookServer: Sendable {
         case slow
         /// Answers 100 KiB, past the 64 KiB any remote answer may have.
         case huge
+        /// Answers as something between the issuer and Facebook would: an HTML page with 200, or a
+        /// proxy's 407 without a Graph error.
+        case notGraph(status: Int)
     }
 
     struct State {
@@ -151,6 +154,10 @@ final class FakeFacebookServer: Sendable {
         case .slow:
             try await Task.sleep(for: .seconds(7))
             return Self.json(["data": ["is_valid": true]])
+        case .notGraph(let status):
+            return Response(
+                status: HTTPResponse.Status(code: status), headers: [.contentType: "text/html"],
+                body: .init(byteBuffer: ByteBuffer(string: "<html><body>Sign in to the network</body></html>")))
         case .huge:
             return Self.json(["data": ["is_valid": true, "padding": String(repeating: "x", count: 100 * 1024)] as [String: Any]])
         }

@@ -3,7 +3,8 @@ import Postgres
 
 /// What `DeletionNoticeQueue` needs of its rows (`deletion_notices`).
 protocol DeletionNoticeStoring: Sendable {
-    /// Claims up to `limit` due rows, counting an attempt and leaving each alone to others until `leaseEnd`.
+    /// Ends the rows whose identity is back as `superseded`, then claims up to `limit` due rows,
+    /// counting an attempt and leaving each alone to others until `leaseEnd`.
     func claimDue(now: Date, leaseEnd: Date, limit: Int) async throws -> [DeletionNoticeQueue.Claimed]
     /// Ends a row (`done` or `already_gone`), forgetting the provider's user id.
     func finish(id: UUID, at now: Date, outcome: String) async throws
@@ -39,7 +40,14 @@ public struct DeletionNoticeStore: DeletionNoticeStoring {
     }
 
     func claimDue(now: Date, leaseEnd: Date, limit: Int) async throws -> [DeletionNoticeQueue.Claimed] {
+        // The person came back with that identity before the notice went: telling the provider now
+        // would take the new sign-in's permissions away.
         try await pool.query("""
+            UPDATE deletion_notices d SET subject = NULL, finished_at = $1, outcome = 'superseded', last_error = NULL
+            WHERE d.finished_at IS NULL AND EXISTS (
+                SELECT 1 FROM identities i WHERE i.provider = d.provider AND i.subject = d.subject)
+            """, [now])
+        return try await pool.query("""
             UPDATE deletion_notices SET attempts = attempts + 1, next_attempt_at = $2
             WHERE id IN (
                 SELECT id FROM deletion_notices WHERE finished_at IS NULL AND next_attempt_at <= $1

@@ -124,8 +124,8 @@ public struct FacebookGraph: Sendable {
         }
     }
 
-    /// One call: the answer's JSON object. Throttling, a 5xx or no answer is `unavailable`; any
-    /// other Graph error is `refused`, naming its code only.
+    /// One call: the answer's JSON object. Throttling, a 5xx, no answer or one that is not the
+    /// Graph API's is `unavailable`; any other Graph error is `refused`, naming its code only.
     private func request(_ method: String, _ path: String, query: [(String, String)]) async throws(GraphFailure) -> [String: Any] {
         var components = URLComponents(url: root.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         components?.percentEncodedQuery = query.map { Self.queryEncoded($0.0) + "=" + Self.queryEncoded($0.1) }.joined(separator: "&")
@@ -141,7 +141,12 @@ public struct FacebookGraph: Sendable {
         let code = Self.number(graphError?["code"]).flatMap { Int(exactly: $0) }
         if let code, Self.throttlingCodes.contains(code) { throw .unavailable("Graph API throttling (code \(code))") }
         if answer.status >= 500 { throw .unavailable("Graph API answered \(answer.status)") }
-        guard (200..<300).contains(answer.status), let object, graphError == nil else {
+        // Not an answer of the Graph API at all (a captive portal's page, a proxy's 407): something
+        // between us and Facebook, not the person's token.
+        guard let object, (200..<300).contains(answer.status) || graphError != nil else {
+            throw .unavailable("an answer that is not the Graph API's (HTTP \(answer.status))")
+        }
+        guard (200..<300).contains(answer.status), graphError == nil else {
             throw .refused(status: answer.status, code: code)
         }
         return object
