@@ -73,8 +73,11 @@ struct RefreshRotationStoreTests {
         Case(name: "unbound session with a proof rotates", dpopThumbprint: "key-a", expected: .rotated),
     ]
 
+    /// One pool for every case of the suite, which run side by side with hundreds of other tests:
+    /// the deadline only ends a hung call, so a case that waits its turn under load is not failed
+    /// as if the database had not answered.
     static let pool = Task { () throws -> ConnectionPool in
-        let pool = try await TestCluster.freshPool(size: 4)
+        let pool = try await TestCluster.freshPool(size: 6, timeout: .seconds(300))
         try await Migrator(pool: pool).migrate(try IssuerMigrations.builtIn())
         return pool
     }
