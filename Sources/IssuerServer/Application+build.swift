@@ -108,7 +108,7 @@ func buildRouters(
 
     let jwks = JWKSEndpoint(monitor: keys)
     jwks.register(on: routes)
-    AppleExchangeEndpoint(exchange: services.exchanges.apple, dpop: services.dpop, metrics: dependencies.metrics).register(on: routes)
+    AppleExchangeEndpoint(exchange: services.appleExchange, dpop: services.dpop, metrics: dependencies.metrics).register(on: routes)
     ProviderExchangeEndpoint(exchanges: services.exchanges, dpop: services.dpop, metrics: dependencies.metrics).register(on: routes)
     // docs/reference.md, "The pages people see": one renderer for every page, its logos served by the issuer itself.
     let pages = PageRenderer(pages: configuration.pages, displayName: configuration.pagesDisplayName, pathPrefix: table.prefix)

@@ -5,6 +5,8 @@ import Logging
 struct IssuerServices: Sendable {
     /// docs/reference.md, "Native sign-in": Apple's exchange and every configured provider's.
     let exchanges: ProviderExchanges
+    /// Apple's, configured from `ISSUER_APPLE_*`, for the route the reference fixes for it.
+    let appleExchange: IdentityExchange
     let refresh: RefreshTokenGrant
     /// docs/reference.md, "DPoP": every token request's proof, checked before its grant runs.
     let dpop: DPoPProofCheck
@@ -32,7 +34,7 @@ struct IssuerServices: Sendable {
     /// docs/reference.md, "Google's account-protection events": nil unless a provider of kind `google` is configured.
     let googleRISC: GoogleRISC?
     /// docs/reference.md, "Facebook's callbacks": by provider id, for each provider of kind `facebook`.
-    let providerCallbacks: [String: FacebookCallbacks]
+    let providerCallbacks: [String: any ProviderCallbackConnector]
 
     init(_ dependencies: IssuerDependencies, keys: KeyRingMonitor) {
         let configuration = dependencies.configuration
@@ -100,7 +102,7 @@ struct IssuerServices: Sendable {
         let base = issuerURL.hasSuffix("/") ? String(issuerURL.dropLast()) : issuerURL
         var providerExchanges: [IdentityExchange] = []
         var hostedProviders: [any HostedFlowConnector] = []
-        var callbacks: [String: FacebookCallbacks] = [:]
+        var callbacks: [String: any ProviderCallbackConnector] = [:]
         for settings in configuration.providers.providers {
             if let facebook = facebooks[settings.id] {
                 providerExchanges.append(IdentityExchange(
@@ -132,7 +134,8 @@ struct IssuerServices: Sendable {
                     transport: dependencies.formPoster, kind: settings.kind))
             }
         }
-        exchanges = ProviderExchanges(apple: appleExchange, others: providerExchanges)
+        self.appleExchange = appleExchange
+        exchanges = ProviderExchanges([appleExchange] + providerExchanges)
         providerCallbacks = callbacks
         accountIdentities = AccountIdentities(
             exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock, events: metrics,

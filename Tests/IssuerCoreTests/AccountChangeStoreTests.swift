@@ -35,7 +35,7 @@ struct AccountChangeStoreTests {
     func identities() async throws {
         try await TestCluster.withMigratedPool(size: 2) { pool in
             let (userID, proving, other) = try await twoSessions(pool, subject: "race.identities")
-            let store = AccountIdentitiesStore(pool: pool, appleProvider: "apple")
+            let store = AccountIdentitiesStore(pool: pool, custodyProvider: "apple")
             let google = ExternalIdentity(provider: "google", subject: "g-race", audience: "web", email: "a@example.com", emailVerified: true)
             #expect(try await SessionRevocationStore(pool: pool).revoke(sessionID: proving, reason: "signed out elsewhere", at: now))
 

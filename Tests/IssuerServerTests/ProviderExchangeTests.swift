@@ -111,6 +111,24 @@ struct ProviderExchangeTests {
         }
     }
 
+    @Test("the RFC 8693 grant refuses a token whose iss no provider has without asking any provider, even while Apple's keys are down")
+    func tokenExchangeUnknownIssuer() async throws {
+        try await ProviderIssuer.withGoogle { fixture, google, client in
+            fixture.appleFetcher.setFailing(true)
+            let fetchesBefore = fixture.appleFetcher.fetchCount
+            let response = try await client.postForm("/oauth2/token", [
+                ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"),
+                ("subject_token", try google.idToken(subject: "g-7", issuer: "https://issuer.unknown.example")),
+                ("subject_token_type", "urn:ietf:params:oauth:token-type:id_token"),
+                ("client_id", "clanboards-mobile"),
+            ])
+            #expect(response.status == .badRequest, "\(response.json)")
+            #expect(response.json["error"] as? String == "invalid_request")
+            #expect(fixture.appleFetcher.fetchCount == fetchesBefore, "Apple's keys are not fetched for another issuer's token")
+            #expect(try await fixture.count("users") == 0)
+        }
+    }
+
     @Test("discovery lists google_exchange_endpoint beside apple_exchange_endpoint")
     func discovery() async throws {
         try await ProviderIssuer.withGoogle { fixture, _, client in

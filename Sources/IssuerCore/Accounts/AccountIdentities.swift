@@ -23,7 +23,7 @@ public struct AccountIdentities: Sendable {
     ) {
         self.events = events
         self.exchanges = exchanges
-        self.store = AccountIdentitiesStore(pool: pool, appleProvider: exchanges.apple.provider.name, noticeProviders: noticeProviders)
+        self.store = AccountIdentitiesStore(pool: pool, custodyProvider: AppleTokenCustody.provider, noticeProviders: noticeProviders)
         self.revocations = revocations
         self.clock = clock
         self.immediateTimeout = immediateTimeout

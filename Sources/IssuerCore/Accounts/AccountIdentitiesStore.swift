@@ -26,8 +26,9 @@ struct AccountIdentitiesStore: Sendable {
     }
 
     let pool: ConnectionPool
-    /// Whose tokens are held for custody, revoked when its identity goes.
-    let appleProvider: String
+    /// The provider whose refresh tokens are held in custody (`AppleTokenCustody`), revoked
+    /// there when its identity goes.
+    let custodyProvider: String
     /// The providers told when their identity goes (`DeletionNoticeQueue.providers`).
     var noticeProviders: [String] = []
 
@@ -95,7 +96,7 @@ struct AccountIdentitiesStore: Sendable {
             try DeletionNoticeStore.enqueue(
                 userID: userID, providers: noticeProviders.filter { $0 == provider }, on: connection, now: now)
             try connection.query("DELETE FROM identities WHERE user_id = $1 AND provider = $2", [userID, provider])
-            guard provider == appleProvider else { return .unlinked(claimed: []) }
+            guard provider == custodyProvider else { return .unlinked(claimed: []) }
             let claimed = try AppleRevocationStore.enqueue(
                 userID: userID, on: connection, now: now, leaseEnd: now.addingTimeInterval(AppleRevocationQueue.lease))
             try connection.query("DELETE FROM apple_tokens WHERE user_id = $1", [userID])

@@ -24,6 +24,8 @@ import Postgres
 /// a reason. Such an answer is held, sealed, and verified again by the worker (`verifyHeld`) once
 /// the keys are back, as of when Apple sent it; then kept or revoked.
 public struct AppleTokenCustody: Sendable {
+    /// The provider whose tokens it holds: its identities' provider id.
+    public static let provider = IdentityProvider.apple.name
     /// Apple's authorization codes are valid for five minutes.
     public static let codeLifetime: Duration = .seconds(300)
     /// docs/reference.md, "Native sign-in": Apple's code is at most this long; longer is `invalid_request`.

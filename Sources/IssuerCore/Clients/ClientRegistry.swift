@@ -90,20 +90,14 @@ public struct ClientRegistry: Sendable, Equatable {
     /// `apple_audience` for `apple_audiences` would otherwise leave the client free to use every
     /// Apple audience (docs/reference.md, "Configuration").
     public init(contentsOf file: URL) throws {
-        let data: Data
-        do { data = try Data(contentsOf: file) } catch { throw Problem(description: "cannot be read") }
-        let written: [ConfigurationJSON.Entry]
+        let clients: [OAuthClient]
         do throws(ConfigurationJSON.Problem) {
-            written = try ConfigurationJSON.entries(
-                in: data, of: "client", idMember: "client_id", known: OAuthClient.CodingKeys.allNames, memberWord: "member")
+            clients = try ConfigurationJSON.decode(
+                OAuthClient.self, contentsOf: file, of: "client", idMember: "client_id", known: OAuthClient.CodingKeys.allNames,
+                memberWord: "member"
+            ).map(\.value)
         } catch {
             throw Problem(description: error.description)
-        }
-        let clients: [OAuthClient]
-        do {
-            clients = try JSONDecoder().decode([OAuthClient].self, from: data)
-        } catch {
-            throw Problem(description: ConfigurationJSON.describe(error, in: written))
         }
         try self.init(clients: clients)
     }

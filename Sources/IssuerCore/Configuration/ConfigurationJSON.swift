@@ -119,6 +119,23 @@ enum ConfigurationJSON {
         return names
     }
 
+    /// `file` read as an array of `Element`: its entries checked as ``entries(in:of:idMember:known:memberWord:)``
+    /// says, then decoded, each value with the entry it came from so later messages can name it.
+    static func decode<Element: Decodable>(
+        _ type: Element.Type, contentsOf file: URL, of noun: String, idMember: String, known: Set<String>, memberWord: String
+    ) throws(Problem) -> [(value: Element, entry: Entry)] {
+        let data: Data
+        do { data = try Data(contentsOf: file) } catch { throw Problem(description: "cannot be read") }
+        let written = try entries(in: data, of: noun, idMember: idMember, known: known, memberWord: memberWord)
+        let values: [Element]
+        do {
+            values = try JSONDecoder().decode([Element].self, from: data)
+        } catch {
+            throw Problem(description: describe(error, in: written))
+        }
+        return zip(values, written).map { (value: $0, entry: $1) }
+    }
+
     /// A decoder's complaint about `entries`, naming the entry and the member.
     static func describe(_ error: any Error, in entries: [Entry]) -> String {
         let context: DecodingError.Context

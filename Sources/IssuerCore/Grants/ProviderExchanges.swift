@@ -5,26 +5,25 @@ import JOSE
 /// "Native sign-in" and "Google and other OpenID providers"): found by the provider's name for
 /// `/auth/{provider}/exchange`, or by a token's `iss` for the RFC 8693 grant.
 public struct ProviderExchanges: Sendable {
-    public let apple: IdentityExchange
-    public let others: [IdentityExchange]
+    /// One per configured provider, Apple's among them.
+    public let all: [IdentityExchange]
 
-    public init(apple: IdentityExchange, others: [IdentityExchange]) {
-        self.apple = apple
-        self.others = others
+    public init(_ exchanges: [IdentityExchange]) {
+        all = exchanges
     }
 
     /// The exchange of the provider called `name`, nil when none is configured.
     public func exchange(named name: String) -> IdentityExchange? {
-        name == apple.provider.name ? apple : others.first { $0.provider.name == name }
+        all.first { $0.provider.name == name }
     }
 
     /// The exchange for an identity token, chosen by its `iss` before anything is verified (the
-    /// chosen provider's verifier then checks everything, `iss` included). A token whose `iss`
-    /// no provider has, or that cannot be read, goes to Apple's, which refuses it as it should.
-    public func exchange(forToken token: String) -> IdentityExchange {
+    /// chosen provider's verifier then checks everything, `iss` included); nil for a token whose
+    /// `iss` no provider has, or that cannot be read: no provider's keys are fetched for it.
+    public func exchange(forToken token: String) -> IdentityExchange? {
         guard token.utf8.count <= IdentityTokenVerifier.maximumTokenLength,
-              let issuer = Self.unverifiedIssuer(token) else { return apple }
-        return others.first { $0.provider.issuers.contains(issuer) } ?? apple
+              let issuer = Self.unverifiedIssuer(token) else { return nil }
+        return all.first { $0.provider.issuers.contains(issuer) }
     }
 
     /// The `iss` of a compact JWS's payload, unverified: only a hint for choosing a verifier.

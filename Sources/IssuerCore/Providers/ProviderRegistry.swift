@@ -37,26 +37,18 @@ public struct ProviderRegistry: Sendable, Equatable {
 
     /// Reads a JSON array of providers; a `client_secret_file` is read relative to the file.
     public init(contentsOf file: URL) throws {
-        let data: Data
-        do { data = try Data(contentsOf: file) } catch { throw Problem(description: "cannot be read") }
         // Unknown fields are refused, not ignored: a misspelt `hosted_domain` would silently
         // admit every Google account.
-        let written: [ConfigurationJSON.Entry]
+        let entries: [(value: Entry, entry: ConfigurationJSON.Entry)]
         do throws(ConfigurationJSON.Problem) {
-            written = try ConfigurationJSON.entries(
-                in: data, of: "provider", idMember: "id", known: Entry.CodingKeys.allNames, memberWord: "field")
+            entries = try ConfigurationJSON.decode(
+                Entry.self, contentsOf: file, of: "provider", idMember: "id", known: Entry.CodingKeys.allNames, memberWord: "field")
         } catch {
             throw Problem(description: error.description)
         }
-        let entries: [Entry]
-        do {
-            entries = try JSONDecoder().decode([Entry].self, from: data)
-        } catch {
-            throw Problem(description: ConfigurationJSON.describe(error, in: written))
-        }
         var providers: [ProviderSettings] = []
         var labels: [String] = []
-        for (entry, place) in zip(entries, written) {
+        for (entry, place) in entries {
             let provider = try Self.provider(entry, label: place.label, directory: file.deletingLastPathComponent())
             if let earlier = providers.firstIndex(where: { $0.id == provider.id }) {
                 throw Problem(description: "\(place.label): the id is listed twice (also \(labels[earlier]))")

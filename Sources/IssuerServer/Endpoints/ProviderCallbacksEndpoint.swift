@@ -5,17 +5,18 @@ import IssuerCore
 /// docs/reference.md, "Facebook's callbacks": `POST /auth/{provider}/deauthorize` and
 /// `POST /auth/{provider}/data-deletion` (a form with `signed_request`), and the data deletion
 /// status page `GET /auth/{provider}/data-deletion?code=…`, for each provider whose connector
-/// receives them; any other provider name is `404`. Not rate limited: the provider is the caller.
+/// receives them (`ProviderCallbackConnector`); any other provider name is `404`. Not rate limited:
+/// the provider is the caller.
 struct ProviderCallbacksEndpoint {
     /// By provider id.
-    let callbacks: [String: FacebookCallbacks]
+    let callbacks: [String: any ProviderCallbackConnector]
     let pages: PageRenderer
 
     func register(on routes: RouteRegistrar) {
         routes.add(.providerDeauthorize) { request, context in
             let receiver = try receiver(context)
             let parameters = try await OAuthParameters.parse(request)
-            try await receiver.deauthorize(signedRequest: try parameters.optional("signed_request"), logger: context.logger)
+            try await receiver.deauthorize(payload: try parameters.optional(receiver.payloadField), logger: context.logger)
             return try Self.json(EmptyAnswer())
         }
         routes.add(.providerDataDeletion) { request, context in
@@ -26,12 +27,12 @@ struct ProviderCallbacksEndpoint {
                 return pages.dataDeletionStatus(receivedAt: receivedAt, provider: receiver.label, for: request)
             }
             let parameters = try await OAuthParameters.parse(request)
-            let answer = try await receiver.dataDeletion(signedRequest: try parameters.optional("signed_request"), logger: context.logger)
+            let answer = try await receiver.dataDeletion(payload: try parameters.optional(receiver.payloadField), logger: context.logger)
             return try Self.json(DataDeletionAnswer(url: answer.url, confirmationCode: answer.confirmationCode))
         }
     }
 
-    private func receiver(_ context: IssuerRequestContext) throws -> FacebookCallbacks {
+    private func receiver(_ context: IssuerRequestContext) throws -> any ProviderCallbackConnector {
         let name = context.parameters.get("provider") ?? ""
         guard let receiver = callbacks[name] else {
             throw OAuthError(.invalidRequest, "No provider called \(name.prefix(32)) sends callbacks here.", status: 404)

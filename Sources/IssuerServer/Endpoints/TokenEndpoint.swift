@@ -74,7 +74,10 @@ struct TokenEndpoint {
             exchange = named
             credential = .accessToken(subjectToken)
         } else {
-            exchange = exchanges.exchange(forToken: subjectToken)
+            guard let chosen = exchanges.exchange(forToken: subjectToken) else {
+                throw .invalidRequest("subject_token is not a valid identity token.", debug: "no provider issues its iss")
+            }
+            exchange = chosen
             credential = .idToken(subjectToken)
         }
         let request = IdentityExchange.Request(

@@ -12,18 +12,10 @@ import Logging
 ///   deletes it when it was their last; the answer is a confirmation code, the same for the same
 ///   request, and a status page address.
 /// Every call is logged with our user id, never Facebook's, and counted.
-public struct FacebookCallbacks: Sendable {
-    /// Facebook's answer to a data deletion request.
-    public struct DataDeletionAnswer: Sendable, Equatable {
-        /// Where the person can read the request's status.
-        public var url: String
-        public var confirmationCode: String
-    }
-
-    /// The provider's `id`: its identities, its sessions, its callbacks' paths.
+public struct FacebookCallbacks: ProviderCallbackConnector {
     public let provider: String
-    /// Its name on the status page, as a person reads it.
     public var label: String { "Facebook" }
+    public var payloadField: String { "signed_request" }
     private let appSecret: Secret<String>
     private let pipeline: SecurityEventPipeline
     private let requests: any DataDeletionRequestStoring
@@ -52,7 +44,7 @@ public struct FacebookCallbacks: Sendable {
     /// Applies a deauthorize callback. `invalid_request` for a `signed_request` that is missing
     /// or fails a check, nothing changed.
     @discardableResult
-    public func deauthorize(signedRequest: String?, logger: Logger) async throws(OAuthError) -> SecurityEventPipeline.Outcome {
+    public func deauthorize(payload signedRequest: String?, logger: Logger) async throws(OAuthError) -> SecurityEventPipeline.Outcome {
         let request = try verified(signedRequest, callback: "deauthorize", logger: logger)
         // `issued_at` is a whole second: a sign-in within that second may have come before the
         // removal, so the whole second counts (a sign-in after it is a new authorization, and one
@@ -66,7 +58,7 @@ public struct FacebookCallbacks: Sendable {
 
     /// Applies a data deletion callback and answers its confirmation: the same code for the same
     /// request, and a code for a user nobody has (there was nothing to delete).
-    public func dataDeletion(signedRequest: String?, logger: Logger) async throws(OAuthError) -> DataDeletionAnswer {
+    public func dataDeletion(payload signedRequest: String?, logger: Logger) async throws(OAuthError) -> DataDeletionReceipt {
         let request = try verified(signedRequest, callback: "data_deletion", logger: logger)
         let now = clock.now
         let event = SecurityEvent(name: "data_deletion", subject: request.userID, effects: [
@@ -83,7 +75,7 @@ public struct FacebookCallbacks: Sendable {
         } catch {
             throw .storage(error)
         }
-        return DataDeletionAnswer(url: statusURL + "?code=" + code, confirmationCode: code)
+        return DataDeletionReceipt(url: statusURL + "?code=" + code, confirmationCode: code)
     }
 
     /// When the data deletion request answered with `code` was received; nil for a code never

@@ -2,6 +2,9 @@ import Foundation
 import IssuerCore
 import Logging
 
+/// `ISSUER_LOG_FORMAT=text`: the handler writing ``TextLogLine``s.
+public typealias TextLogHandler = LineLogHandler<TextLogLine>
+
 /// `ISSUER_LOG_FORMAT=text`: one line per event, `timestamp level label: message key=value …`,
 /// the values in logfmt.
 ///
@@ -11,29 +14,15 @@ import Logging
 /// and a value that is not plain printable ASCII without spaces, quotes, `=` or `\` is quoted,
 /// with `"` and `\` escaped inside, so `x client_id=admin level=critical` stays one value.
 /// (swift-log's `StreamLogHandler` writes values verbatim.)
-public struct TextLogHandler: LineLogHandler {
-    /// swift-log `LogHandler`: metadata on every line; a line's own metadata wins a conflict.
-    public var metadata: Logger.Metadata = [:]
-    /// swift-log `LogHandler`: the lowest level written.
-    public var logLevel: Logger.Level = .info
-    private let label: String
-    private let write: @Sendable (String) -> Void
-
-    /// A handler writing each finished line (newline included) to `write`.
-    public init(label: String, write: @escaping @Sendable (String) -> Void) {
-        self.label = label
-        self.write = write
-    }
-
-    /// Writes one escaped line; metadata sorted by key, so lines diff well.
-    public func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
+public enum TextLogLine: LogLineFormat {
+    /// One escaped line; metadata sorted by key, so lines diff well.
+    public static func line(_ event: LogEvent, label: String, metadata merged: Logger.Metadata) -> String? {
         var line = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date())
         line += " \(event.level.rawValue) \(label): \(event.message.description.escapingControlCharacters)"
         for key in merged.keys.sorted() {
             line += " \(Self.key(key))=\(Self.quoted(Self.text(merged[key]!)))"
         }
-        write(line + "\n")
+        return line
     }
 
     /// The value as text, unescaped: quoting escapes it once, whole.
