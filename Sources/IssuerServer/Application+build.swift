@@ -29,7 +29,7 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
     var services: [any Service] = [
         DatabaseService(pool: dependencies.pool),
         KeyRingReloadService(monitor: keys, interval: configuration.keysReloadInterval),
-        JanitorService(janitor: SessionJanitor(pool: dependencies.pool), clock: dependencies.clock, logger: dependencies.logger),
+        JanitorService(janitor: SessionJanitor(store: SessionJanitorStore(pool: dependencies.pool)), clock: dependencies.clock, logger: dependencies.logger),
         AppleCustodyService(
             custody: issuerServices.appleCustody, revocations: issuerServices.appleRevocations,
             notices: issuerServices.deletionNotices, dependencies: dependencies),

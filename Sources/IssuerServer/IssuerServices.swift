@@ -52,33 +52,36 @@ struct IssuerServices: Sendable {
                 issuer: issuerURL, audience: configuration.audience,
                 accessTokenTTL: configuration.accessTokenTTL, idTokenTTL: configuration.idTokenTTL, clock: clock),
             ring: ring)
-        let sessions = SessionRevocationStore(pool: dependencies.pool)
+        // The composition root is the one place that builds stores: each service is handed its own.
+        let pool = dependencies.pool
+        let sessions = SessionRevocationStore(pool: pool)
         accessTokens = AccessTokenVerifier(issuer: issuerURL, audience: configuration.audience, clock: clock)
         let vault = AppleTokenVault(secret: dependencies.serverSecret)
         let appleAPI = Self.appleAPI(dependencies)
-        appleRevocations = AppleRevocationQueue(pool: dependencies.pool, vault: vault, api: appleAPI, clock: clock, events: metrics)
+        appleRevocations = AppleRevocationQueue(
+            store: AppleRevocationStore(pool: pool), vault: vault, api: appleAPI, clock: clock, events: metrics)
         appleCustody = AppleTokenCustody(
-            pool: dependencies.pool, vault: vault, api: appleAPI, verifier: verifier, revocations: appleRevocations, clock: clock,
+            store: AppleCustodyStore(pool: pool), vault: vault, api: appleAPI, verifier: verifier, revocations: appleRevocations, clock: clock,
             events: metrics)
         sessionProof = SessionProof(
-            store: SessionProofStore(pool: dependencies.pool), revocation: sessions,
+            store: SessionProofStore(pool: pool), revocation: sessions,
             secret: dependencies.serverSecret, clock: clock, grace: configuration.refreshReuseGrace, events: metrics)
-        accountSessions = AccountSessions(pool: dependencies.pool, clock: clock)
+        accountSessions = AccountSessions(store: AccountSessionsStore(pool: pool), clock: clock)
         // docs/design.md, "Connectors": each provider of kind `facebook`'s connector, built once
         // for its sign-ins, its callbacks and what a deletion tells it.
         let facebooks = Dictionary(
             configuration.providers.providers.filter { $0.kind == .facebook }.map { ($0.id, Self.facebook($0, dependencies)) },
             uniquingKeysWith: { first, _ in first })
         deletionNotices = DeletionNoticeQueue(
-            pool: dependencies.pool, connectors: facebooks.map { FacebookAccountDeletion(provider: $0.key, graph: $0.value.graph) },
+            store: DeletionNoticeStore(pool: pool), connectors: facebooks.map { FacebookAccountDeletion(provider: $0.key, graph: $0.value.graph) },
             clock: clock)
         accounts = AccountService(
             deletion: AccountDeletion(
-                pool: dependencies.pool, clock: clock, revocations: appleRevocations, events: metrics,
-                noticeProviders: deletionNotices.providers))
+                store: AccountDeletionStore(pool: pool, noticeProviders: deletionNotices.providers), clock: clock,
+                revocations: appleRevocations, events: metrics))
         // docs/design.md, "Security events": one pipeline under every provider's decoder.
         let securityEvents = SecurityEventPipeline(
-            pool: dependencies.pool, clock: clock, events: metrics, noticeProviders: deletionNotices.providers)
+            store: SecurityEventStore(pool: pool, noticeProviders: deletionNotices.providers), clock: clock, events: metrics)
         // docs/reference.md, "Apple notifications": the same verifier, and so the same cache of Apple's keys, as the exchange.
         appleNotifications = AppleNotifications(
             verifier: verifier,
@@ -86,7 +89,7 @@ struct IssuerServices: Sendable {
             pipeline: securityEvents, clock: clock, events: metrics)
 
         let signIns = SignInStore(
-            pool: dependencies.pool, clock: clock,
+            pool: pool, clock: clock,
             refreshTokenTTL: configuration.refreshTokenTTL, sessionMaxAge: configuration.sessionMaxAge,
             emailLinking: EmailLinking(configuration))
         let appleExchange = IdentityExchange(
@@ -112,7 +115,7 @@ struct IssuerServices: Sendable {
                     transport: dependencies.formPoster))
                 callbacks[settings.id] = FacebookCallbacks(
                     provider: settings.id, appSecret: settings.clientSecret ?? Secret(""), pipeline: securityEvents,
-                    requests: DataDeletionRequestStore(pool: dependencies.pool), serverSecret: dependencies.serverSecret,
+                    requests: DataDeletionRequestStore(pool: pool), serverSecret: dependencies.serverSecret,
                     statusURL: base + "/auth/\(settings.id)/data-deletion", clock: clock, events: metrics)
                 continue
             }
@@ -138,20 +141,20 @@ struct IssuerServices: Sendable {
         exchanges = ProviderExchanges([appleExchange] + providerExchanges)
         providerCallbacks = callbacks
         accountIdentities = AccountIdentities(
-            exchanges: exchanges, pool: dependencies.pool, revocations: appleRevocations, clock: clock, events: metrics,
-            noticeProviders: deletionNotices.providers)
+            exchanges: exchanges, store: AccountIdentitiesStore(pool: pool, noticeProviders: deletionNotices.providers),
+            revocations: appleRevocations, clock: clock, events: metrics)
         googleRISC = Self.googleRISC(dependencies, pipeline: securityEvents)
         dpop = DPoPProofCheck(
-            pool: dependencies.pool, clock: clock, issuerURL: issuerURL,
+            replays: DPoPReplayStore(pool: pool), clock: clock, issuerURL: issuerURL,
             nonces: configuration.dpopNonce ? DPoPNonces(secret: dependencies.serverSecret, clock: clock) : nil)
         refresh = RefreshTokenGrant(
-            store: RefreshRotationStore(pool: dependencies.pool), revocation: sessions, clients: configuration.clients,
+            store: RefreshRotationStore(pool: pool), revocation: sessions, clients: configuration.clients,
             secret: dependencies.serverSecret, responder: responder, clock: clock,
             refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshReuseGrace,
             events: metrics)
         revocation = TokenRevocation(
             revocation: sessions, clients: configuration.clients, verifier: accessTokens, ring: ring, clock: clock)
-        userInfo = UserInfoService(pool: dependencies.pool, clock: clock)
+        userInfo = UserInfoService(users: UserStore(pool: pool), clock: clock)
 
         // docs/design.md, "Connectors": the hosted flow's connectors, Apple first (from
         // `ISSUER_APPLE_*`), then each provider of the providers file with a client of its own.
@@ -166,7 +169,7 @@ struct IssuerServices: Sendable {
             sealer: AuthorizationStateSealer(secret: dependencies.serverSecret, clock: clock), store: signIns, clock: clock,
             events: metrics)
         authorizationCode = AuthorizationCodeGrant(
-            store: AuthorizationCodeStore(pool: dependencies.pool), clients: configuration.clients, responder: responder, clock: clock,
+            store: AuthorizationCodeStore(pool: pool), clients: configuration.clients, responder: responder, clock: clock,
             refreshTokenTTL: configuration.refreshTokenTTL)
         endSession = EndSession(issuer: issuerURL, clients: configuration.clients, ring: ring, revocation: sessions, clock: clock)
     }

@@ -62,7 +62,7 @@ struct AppleTransferCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await AdminCommand.withDatabase(database) { pool, _ in
-                let stages = try await AppleTeamTransfer.stages(pool: pool)
+                let stages = try await AppleTransferStore(pool: pool).stages()
                 if output.isJSON {
                     JSONValue.object([
                         "not_exported": .number(stages.notExported), "exported": .number(stages.exported), "rekeyed": .number(stages.rekeyed),
@@ -88,7 +88,7 @@ struct AppleTransferCommand: AsyncParsableCommand {
             else {
                 throw CommandFailure(.usage, "Apple developer credentials are required: ISSUER_APPLE_TEAM_ID, ISSUER_APPLE_KEY_ID, ISSUER_APPLE_PRIVATE_KEY_FILE")
             }
-            let transfer = AppleTeamTransfer(pool: pool, api: api, clock: SystemClock())
+            let transfer = AppleTeamTransfer(store: AppleTransferStore(pool: pool), api: api, clock: SystemClock())
             let terminal = isatty(STDERR_FILENO) == 1 && !output.isJSON
             let started = ContinuousClock.now
             let counts = try await body(transfer, logger) { progress in

@@ -52,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
                 try await Migrator(pool: database.pool, logger: logger)
                     .migrate(try IssuerMigrations.selected(directory: configuration.migrationsDirectory))
             }
-            let secret = try await ServerSecret.load(configured: configuration.secret, pool: database.pool)
+            let secret = try await ServerSecret.load(configured: configuration.secret, store: ServerSecretStore(pool: database.pool))
             var dependencies = IssuerDependencies(
                 configuration: configuration, pool: database.pool, logger: logger, serverSecret: secret, clock: SystemClock())
             dependencies.buildInfo = BuildInfo(version: IssuerVersion.release, commit: buildCommit)

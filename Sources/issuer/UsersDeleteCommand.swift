@@ -35,17 +35,17 @@ struct UsersDeleteCommand: AsyncParsableCommand {
         try await AdminCommand.withDatabase(database) { pool, configuration in
             var logger = Logger(label: "issuer")
             logger.logLevel = .error
-            let secret = try await ServerSecret.load(configured: configuration.secret, pool: pool)
+            let secret = try await ServerSecret.load(configured: configuration.secret, store: ServerSecretStore(pool: pool))
             let clock = SystemClock()
             let api = AppleTokenAPI.live(
                 credentials: configuration.appleCredentials, tokenURL: configuration.appleTokenURL,
                 revokeURL: configuration.appleRevokeURL, proxy: configuration.outboundProxy, clock: clock)
             let queue = AppleRevocationQueue(
-                pool: pool, vault: AppleTokenVault(secret: secret), api: api, clock: clock,
+                store: AppleRevocationStore(pool: pool), vault: AppleTokenVault(secret: secret), api: api, clock: clock,
                 events: UncountedAccountEvents())
             let deletion = AccountDeletion(
-                pool: pool, clock: clock, revocations: queue, events: UncountedAccountEvents(),
-                noticeProviders: configuration.providers.deletionNoticeProviders)
+                store: AccountDeletionStore(pool: pool, noticeProviders: configuration.providers.deletionNoticeProviders),
+                clock: clock, revocations: queue, events: UncountedAccountEvents())
             guard let outcome = try await deletion.delete(userID: userID, reason: .operatorRequest, logger: logger) else {
                 if let deleted = try await AccountDeletionStore(pool: pool).deletion(userID: userID) {
                     AdminCommand.show("User \(sub) was already deleted \(AdminCommand.format(deleted.at)) (\(deleted.reason)).")

@@ -53,4 +53,6 @@ final class FakeAppleRevocationStore: AppleRevocationStoring {
     func depth() async throws -> Int {
         state.withLock { $0.due.count }
     }
+
+    func pruneFinished(before cutoff: Date) async throws {}
 }

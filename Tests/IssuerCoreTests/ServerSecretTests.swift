@@ -19,7 +19,7 @@ struct ServerSecretTests {
             let derived = try await withThrowingTaskGroup(of: Data.self) { group in
                 for pool in pools {
                     group.addTask {
-                        let secret = try await ServerSecret.load(configured: nil, pool: pool)
+                        let secret = try await ServerSecret.load(configured: nil, store: ServerSecretStore(pool: pool))
                         return secret.key(for: "test").withUnsafeBytes { Data($0) }
                     }
                 }
@@ -34,7 +34,7 @@ struct ServerSecretTests {
     func configured() async throws {
         try await TestCluster.withMigratedPool(size: 1) { pool in
             let bytes = [UInt8](repeating: 7, count: 32)
-            let secret = try await ServerSecret.load(configured: Secret(bytes), pool: pool)
+            let secret = try await ServerSecret.load(configured: Secret(bytes), store: ServerSecretStore(pool: pool))
             let expected = HKDF<SHA256>.deriveKey(
                 inputKeyMaterial: SymmetricKey(data: bytes), salt: Data("issuer server secret v1".utf8),
                 info: Data("label".utf8), outputByteCount: 32)

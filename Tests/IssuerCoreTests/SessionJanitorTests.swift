@@ -19,7 +19,7 @@ struct SessionJanitorTests {
             // A spent token whose own expiry lies ahead must stay: reuse detection needs it.
             try await pool.query("UPDATE refresh_tokens SET spent_at = $1 WHERE session_id = $2", [clock.now, live[0]])
 
-            var configured = SessionJanitor(pool: pool)
+            var configured = SessionJanitor(store: SessionJanitorStore(pool: pool))
             configured.batchSize = 4
             let janitor = configured
             let other = configured

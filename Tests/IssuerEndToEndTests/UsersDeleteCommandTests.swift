@@ -17,7 +17,7 @@ struct UsersDeleteCommandTests {
                 identity: ExternalIdentity(provider: "apple", subject: "001.stays", audience: "com.example.app"), clientID: "clanboards-mobile", scopes: ["openid"]))
             let sub = signIn.user.subject
             // The Apple token as the server would have stored it: sealed under the database's secret.
-            let secret = try await ServerSecret.load(configured: nil, pool: pool)
+            let secret = try await ServerSecret.load(configured: nil, store: ServerSecretStore(pool: pool))
             let appleToken = "r0123456789abcdef.0.abcd.SECRETAPPLETOKEN"
             try await pool.query(
                 "INSERT INTO apple_tokens (user_id, client_id, sealed, created_at) VALUES ($1, 'com.example.app', $2, now())",

@@ -216,7 +216,7 @@ struct AccountDeletionTests {
                 // Days later, past any backoff: a worker pass finds nothing to send.
                 let dependencies = rig.fixture.dependencies
                 let queue = AppleRevocationQueue(
-                    pool: dependencies.pool, vault: AppleTokenVault(secret: AppleTestRig.secret),
+                    store: AppleRevocationStore(pool: dependencies.pool), vault: AppleTokenVault(secret: AppleTestRig.secret),
                     api: IssuerServices.appleAPI(dependencies), clock: rig.fixture.clock, events: UncountedAccountEvents())
                 #expect(try await queue.retryDue(logger: Logger(label: "test")) == 0)
                 await dependencies.pool.close()
@@ -248,7 +248,7 @@ struct AccountDeletionTests {
                     var dependencies = fixture.dependencies
                     dependencies.appleWorkerInterval = .seconds(3600)
                     return AppleRevocationQueue(
-                        pool: dependencies.pool, vault: vault, api: IssuerServices.appleAPI(dependencies), clock: fixture.clock,
+                        store: AppleRevocationStore(pool: dependencies.pool), vault: vault, api: IssuerServices.appleAPI(dependencies), clock: fixture.clock,
                         events: UncountedAccountEvents())
                 }
                 await withTaskGroup(of: Void.self) { group in
@@ -281,7 +281,10 @@ struct AccountDeletionTests {
                 INSERT INTO received_events (sender, jti, event_type, received_at) VALUES
                     ('apple', 'old', 'email-enabled', $1), ('apple', 'new', 'email-enabled', $2), ('google', 'old', 'verification', $1)
                 """, [now.addingTimeInterval(-ReceivedEventStore.retention.timeInterval - 60), now])
-            try await AppleRevocationQueue.prune(pool: fixture.pool, now: now)
+            try await AppleRevocationQueue(
+                store: AppleRevocationStore(pool: fixture.pool), vault: AppleTokenVault(secret: AppleTestRig.secret), api: nil,
+                clock: fixture.clock, events: UncountedAccountEvents()
+            ).prune()
             try await ReceivedEventStore.prune(pool: fixture.pool, now: now)
             let kept = try await fixture.pool.query("SELECT client_id FROM apple_revocations ORDER BY client_id").rows.map { try $0.decode(String.self, column: "client_id") }
             #expect(kept == ["old.pending", "recent.finished"])

@@ -14,7 +14,7 @@ import TestSupport
 struct AppleTeamTransferTests {
     static func transfer(_ rig: AppleTestRig) -> AppleTeamTransfer {
         AppleTeamTransfer(
-            pool: rig.fixture.pool, api: IssuerServices.appleAPI(rig.fixture.dependencies)!, clock: rig.fixture.clock,
+            store: AppleTransferStore(pool: rig.fixture.pool), api: IssuerServices.appleAPI(rig.fixture.dependencies)!, clock: rig.fixture.clock,
             firstWait: .milliseconds(5))
     }
 
@@ -53,7 +53,7 @@ struct AppleTeamTransferTests {
             try await rig.fixture.pool.query("UPDATE users SET email = NULL WHERE id = $1", [known["old.2"]!])
             let imported = try await transfer.importIdentities(logger: logger)
             #expect(imported.done == 2 && imported.failed == 0)
-            #expect(try await AppleTeamTransfer.stages(pool: rig.fixture.pool) == AppleTeamTransfer.Stages(notExported: 0, exported: 0, rekeyed: 3))
+            #expect(try await AppleTransferStore(pool: rig.fixture.pool).stages() == AppleTeamTransfer.Stages(notExported: 0, exported: 0, rekeyed: 3))
             // The receiving team's relay address on the identity, and on the user when the old one
             // was the user's, before they sign in again; a user without an address gets none.
             for (old, address, userAddress) in [

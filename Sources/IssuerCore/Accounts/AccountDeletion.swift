@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Postgres
 
 /// Deletes an account as docs/reference.md, "Account deletion" says: in one transaction, the user's data, identities and
 /// every session (with their refresh tokens) go, an audit record (internal id, when, why; nothing
@@ -41,20 +40,12 @@ public struct AccountDeletion: Sendable {
     private let events: any AccountEvents
     private let immediateTimeout: Duration
 
+    /// - Parameter store: `AccountDeletionStore`, which also queues the notices of the providers
+    ///   told of a deletion (`DeletionNoticeQueue.providers`).
     /// - Parameter immediateTimeout: docs/reference.md, "Account deletion": the answer waits on Apple for about 2 seconds at most.
-    /// - Parameter noticeProviders: the providers told of the deletion (`DeletionNoticeQueue.providers`).
-    public init(
-        pool: ConnectionPool, clock: any WallClock, revocations: AppleRevocationQueue, events: any AccountEvents,
-        noticeProviders: [String] = [], immediateTimeout: Duration = .seconds(2)
-    ) {
-        self.init(
-            store: AccountDeletionStore(pool: pool, noticeProviders: noticeProviders), clock: clock, revocations: revocations,
-            events: events, immediateTimeout: immediateTimeout)
-    }
-
-    init(
+    package init(
         store: any AccountDeletionStoring, clock: any WallClock, revocations: AppleRevocationQueue, events: any AccountEvents,
-        immediateTimeout: Duration
+        immediateTimeout: Duration = .seconds(2)
     ) {
         self.store = store
         self.clock = clock

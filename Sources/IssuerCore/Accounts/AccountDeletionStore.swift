@@ -2,7 +2,7 @@ import Foundation
 import Postgres
 
 /// What an account's deletion needs of the database (docs/reference.md, "Account deletion").
-protocol AccountDeletionStoring: Sendable {
+package protocol AccountDeletionStoring: Sendable {
     /// Deletes the user and writes the audit record in one transaction, queuing (already claimed)
     /// every Apple token it held; nil when there was no such user (or, with `sessionID`, no such
     /// live session of it).
@@ -23,7 +23,7 @@ public struct AccountDeletionStore: AccountDeletionStoring {
         self.noticeProviders = noticeProviders
     }
 
-    func delete(userID: UUID, sessionID: UUID?, reason: AccountDeletion.Reason, now: Date) async throws -> [AppleRevocationQueue.Claimed]? {
+    package func delete(userID: UUID, sessionID: UUID?, reason: AccountDeletion.Reason, now: Date) async throws -> [AppleRevocationQueue.Claimed]? {
         try await pool.transaction { [noticeProviders] connection in
             try Self.delete(
                 userID: userID, sessionID: sessionID, reason: reason, revokeAtApple: true, noticeProviders: noticeProviders,
@@ -58,7 +58,7 @@ public struct AccountDeletionStore: AccountDeletionStoring {
         return claimed
     }
 
-    func settledRevocations(userID: UUID) async throws -> Int {
+    package func settledRevocations(userID: UUID) async throws -> Int {
         try await pool.query(
             "SELECT count(*) AS settled FROM apple_revocations WHERE user_id = $1 AND finished_at IS NOT NULL", [userID])
             .single?.decode(Int.self, column: "settled") ?? 0

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Postgres
 
 /// One person, several providers (docs/reference.md, "Linked identities"): `GET /account` shows
 /// the user's identities; `POST /account/identities` links one more and
@@ -14,16 +13,16 @@ public struct AccountIdentities: Sendable {
     private let immediateTimeout: Duration
     private let events: any AccountEvents
 
-    /// - Parameter noticeProviders: the providers told when their identity leaves a user
-    ///   (`DeletionNoticeQueue.providers`): an unlink tells them as a deletion does.
-    public init(
-        exchanges: ProviderExchanges, pool: ConnectionPool, revocations: AppleRevocationQueue,
-        clock: any WallClock, events: any AccountEvents = UncountedAccountEvents(), noticeProviders: [String] = [],
-        immediateTimeout: Duration = .seconds(2)
+    /// - Parameter store: `AccountIdentitiesStore`, which also queues the notices of the providers
+    ///   told when their identity leaves a user (`DeletionNoticeQueue.providers`): an unlink tells
+    ///   them as a deletion does.
+    package init(
+        exchanges: ProviderExchanges, store: AccountIdentitiesStore, revocations: AppleRevocationQueue,
+        clock: any WallClock, events: any AccountEvents = UncountedAccountEvents(), immediateTimeout: Duration = .seconds(2)
     ) {
         self.events = events
         self.exchanges = exchanges
-        self.store = AccountIdentitiesStore(pool: pool, custodyProvider: AppleTokenCustody.provider, noticeProviders: noticeProviders)
+        self.store = store
         self.revocations = revocations
         self.clock = clock
         self.immediateTimeout = immediateTimeout

@@ -5,7 +5,7 @@ import Postgres
 /// by the database: an identity is one row keyed by (provider, subject), and a user has at most
 /// one per provider (a unique index), so two devices linking one account to two users, or two
 /// accounts of one provider to one user, end with one link and one refusal.
-struct AccountIdentitiesStore: Sendable {
+package struct AccountIdentitiesStore: Sendable {
     /// How a link ended.
     enum Linked: Sendable, Equatable {
         case linked
@@ -31,6 +31,12 @@ struct AccountIdentitiesStore: Sendable {
     let custodyProvider: String
     /// The providers told when their identity goes (`DeletionNoticeQueue.providers`).
     var noticeProviders: [String] = []
+
+    package init(pool: ConnectionPool, custodyProvider: String = AppleTokenCustody.provider, noticeProviders: [String] = []) {
+        self.pool = pool
+        self.custodyProvider = custodyProvider
+        self.noticeProviders = noticeProviders
+    }
 
     /// The user's identities, oldest link first, if `sessionID` is a live session of the user.
     func identities(userID: UUID, sessionID: UUID, now: Date) async throws -> [LinkedIdentity]? {

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Postgres
 
 /// The user's signed-in devices (docs/reference.md, "Signed-in devices"): `GET /account/sessions`
 /// lists the live sessions with the bearer's own marked `current`; revoking one
@@ -11,8 +10,8 @@ public struct AccountSessions: Sendable {
     private let store: AccountSessionsStore
     private let clock: any WallClock
 
-    public init(pool: ConnectionPool, clock: any WallClock) {
-        self.store = AccountSessionsStore(pool: pool)
+    package init(store: AccountSessionsStore, clock: any WallClock) {
+        self.store = store
         self.clock = clock
     }
 

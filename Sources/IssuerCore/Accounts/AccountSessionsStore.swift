@@ -5,8 +5,12 @@ import Postgres
 /// the user's live sessions, and revoking one or all but one, each in one statement that names
 /// the user, so a session id of another user is never listed or revoked, and that checks the
 /// proving session is still live, so one revoked since its proof was read revokes nothing.
-struct AccountSessionsStore: Sendable {
+package struct AccountSessionsStore: Sendable {
     let pool: ConnectionPool
+
+    package init(pool: ConnectionPool) {
+        self.pool = pool
+    }
 
     /// Whether session `s` has issued tokens (docs/reference.md, "Signed-in devices": a session is
     /// live once its first tokens were issued). A hosted sign-in opens its session with an

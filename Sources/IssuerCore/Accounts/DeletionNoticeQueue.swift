@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Postgres
 
 /// Sends the notices providers get when an account with their identity is deleted
 /// (docs/reference.md, "Account deletion"): each a row queued in the deletion's own transaction,
@@ -9,7 +8,7 @@ import Postgres
 /// until the provider accepts it or says there is nothing left to forget.
 public struct DeletionNoticeQueue: Sendable {
     /// A claimed row, ready to send.
-    struct Claimed: Sendable {
+    package struct Claimed: Sendable {
         var id: UUID
         var userID: UUID
         var provider: String
@@ -25,11 +24,7 @@ public struct DeletionNoticeQueue: Sendable {
     private let connectors: [String: any AccountDeletionConnector]
     private let clock: any WallClock
 
-    public init(pool: ConnectionPool, connectors: [any AccountDeletionConnector], clock: any WallClock) {
-        self.init(store: DeletionNoticeStore(pool: pool), connectors: connectors, clock: clock)
-    }
-
-    init(store: any DeletionNoticeStoring, connectors: [any AccountDeletionConnector], clock: any WallClock) {
+    package init(store: any DeletionNoticeStoring, connectors: [any AccountDeletionConnector], clock: any WallClock) {
         self.store = store
         self.connectors = Dictionary(connectors.map { ($0.provider, $0) }, uniquingKeysWith: { first, _ in first })
         self.clock = clock

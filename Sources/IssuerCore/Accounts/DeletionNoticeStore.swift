@@ -2,7 +2,7 @@ import Foundation
 import Postgres
 
 /// What `DeletionNoticeQueue` needs of its rows (`deletion_notices`).
-protocol DeletionNoticeStoring: Sendable {
+package protocol DeletionNoticeStoring: Sendable {
     /// Ends the rows whose identity is back as `superseded`, then claims up to `limit` due rows,
     /// counting an attempt and leaving each alone to others until `leaseEnd`.
     func claimDue(now: Date, leaseEnd: Date, limit: Int) async throws -> [DeletionNoticeQueue.Claimed]
@@ -39,7 +39,7 @@ public struct DeletionNoticeStore: DeletionNoticeStoring {
             """, [userID, now, providers.joined(separator: ",")])
     }
 
-    func claimDue(now: Date, leaseEnd: Date, limit: Int) async throws -> [DeletionNoticeQueue.Claimed] {
+    package func claimDue(now: Date, leaseEnd: Date, limit: Int) async throws -> [DeletionNoticeQueue.Claimed] {
         // The person came back with that identity before the notice went: telling the provider now
         // would take the new sign-in's permissions away.
         try await pool.query("""
@@ -60,25 +60,25 @@ public struct DeletionNoticeStore: DeletionNoticeStoring {
         }
     }
 
-    func finish(id: UUID, at now: Date, outcome: String) async throws {
+    package func finish(id: UUID, at now: Date, outcome: String) async throws {
         try await pool.query("""
             UPDATE deletion_notices SET subject = NULL, finished_at = $2, outcome = $3, last_error = NULL
             WHERE id = $1 AND finished_at IS NULL
             """, [id, now, outcome])
     }
 
-    func reschedule(id: UUID, next: Date, error: String) async throws {
+    package func reschedule(id: UUID, next: Date, error: String) async throws {
         try await pool.query(
             "UPDATE deletion_notices SET next_attempt_at = $2, last_error = $3 WHERE id = $1 AND finished_at IS NULL",
             [id, next, error])
     }
 
-    func depth() async throws -> Int {
+    package func depth() async throws -> Int {
         try await pool.query("SELECT count(*) AS pending FROM deletion_notices WHERE finished_at IS NULL")
             .single?.decode(Int.self, column: "pending") ?? 0
     }
 
-    func pruneFinished(before cutoff: Date) async throws {
+    package func pruneFinished(before cutoff: Date) async throws {
         try await pool.query("""
             DELETE FROM deletion_notices WHERE id IN (
                 SELECT id FROM deletion_notices WHERE finished_at < $1 LIMIT 500 FOR UPDATE SKIP LOCKED)

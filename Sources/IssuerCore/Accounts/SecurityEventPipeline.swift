@@ -1,5 +1,4 @@
 import Foundation
-import Postgres
 
 /// docs/design.md, "Security events": what every provider's security events go through once
 /// their decoder has verified and decoded them (Apple's server-to-server notifications,
@@ -55,13 +54,9 @@ public struct SecurityEventPipeline: Sendable {
     private let clock: any WallClock
     private let events: any AccountEvents
 
-    /// Every delivery's changes run in one transaction on `pool`; deletions are counted in
-    /// `events`, and queue notices to `noticeProviders` (`DeletionNoticeQueue.providers`).
-    public init(pool: ConnectionPool, clock: any WallClock, events: any AccountEvents, noticeProviders: [String] = []) {
-        self.init(store: SecurityEventStore(pool: pool, noticeProviders: noticeProviders), clock: clock, events: events)
-    }
-
-    init(store: any SecurityEventStoring, clock: any WallClock, events: any AccountEvents) {
+    /// Every delivery's changes run in one transaction of `store` (`SecurityEventStore`, which also
+    /// queues the notices of the providers told of a deletion); deletions are counted in `events`.
+    package init(store: any SecurityEventStoring, clock: any WallClock, events: any AccountEvents) {
         self.store = store
         self.clock = clock
         self.events = events

@@ -3,14 +3,14 @@ import Postgres
 
 /// Runs the changes of one delivery of security events in one transaction, so that recording its
 /// id and applying its effects commit together (`SecurityEventPipeline`).
-protocol SecurityEventStoring: Sendable {
+package protocol SecurityEventStoring: Sendable {
     /// Runs `body` in one transaction: all its changes commit, or none.
     func inTransaction<T: Sendable>(_ body: @escaping @Sendable (any SecurityEventChanges) throws -> T) async throws -> T
 }
 
 /// The statements of one delivery, each inside the transaction `SecurityEventStoring` opened: one
 /// per `SecurityEvent.Effect`, whichever provider sent it.
-protocol SecurityEventChanges {
+package protocol SecurityEventChanges {
     /// Records the delivery's id under its sender, with the types of its events; false when it
     /// was recorded before (a redelivery: nothing to apply).
     func recordOnce(sender: String, id: String, types: String, now: Date) throws -> Bool
@@ -44,12 +44,17 @@ protocol SecurityEventChanges {
 /// `SecurityEventStoring` over PostgreSQL: the received-event ids, what a provider says about an
 /// identity (kept on it: disabled and enabled again, a credential change required, or gone),
 /// session revocation and account deletion, on one transaction's connection.
-struct SecurityEventStore: SecurityEventStoring {
+package struct SecurityEventStore: SecurityEventStoring {
     let pool: ConnectionPool
     /// The providers told of a deletion (`DeletionNoticeQueue.providers`).
     var noticeProviders: [String] = []
 
-    func inTransaction<T: Sendable>(_ body: @escaping @Sendable (any SecurityEventChanges) throws -> T) async throws -> T {
+    package init(pool: ConnectionPool, noticeProviders: [String] = []) {
+        self.pool = pool
+        self.noticeProviders = noticeProviders
+    }
+
+    package func inTransaction<T: Sendable>(_ body: @escaping @Sendable (any SecurityEventChanges) throws -> T) async throws -> T {
         try await pool.transaction { [noticeProviders] connection in
             try body(Changes(connection: connection, noticeProviders: noticeProviders))
         }

@@ -7,7 +7,7 @@ import Postgres
 extension AppleCustodyStore {
     /// Holds `sealedAnswer`; a pending code it answered ends in the same statement, so the code is
     /// never redeemed twice and the answer never lost between the two.
-    func hold(
+    package func hold(
         sealedAnswer: [UInt8], userID: UUID, clientID: String, received: Date, nextAttempt: Date, reason: String, pendingID: UUID?
     ) async throws {
         try await pool.query("""
@@ -18,7 +18,7 @@ extension AppleCustodyStore {
     }
 
     /// Claims the next due answer (`FOR UPDATE SKIP LOCKED`), leaving it alone to others until `leaseEnd`.
-    func claimNextHeld(now: Date, leaseEnd: Date) async throws -> Held? {
+    package func claimNextHeld(now: Date, leaseEnd: Date) async throws -> Held? {
         guard let row = try await pool.query("""
             UPDATE apple_held_answers SET attempts = attempts + 1, next_attempt_at = $2
             WHERE id = (
@@ -35,18 +35,18 @@ extension AppleCustodyStore {
 
     /// Ends a held answer that verified and stores its token for the user when `appleSubject` is
     /// theirs, as `keep` does, in one statement.
-    func keepHeld(_ held: Held, sealed: [UInt8], appleSubject: String, now: Date) async throws -> Kept {
+    package func keepHeld(_ held: Held, sealed: [UInt8], appleSubject: String, now: Date) async throws -> Kept {
         try await keep(
             endingRow: held.id, of: "apple_held_answers", userID: held.userID, sealed: sealed, appleSubject: appleSubject, now: now)
     }
 
     /// Ends a held answer without a token.
-    func dropHeld(id: UUID) async throws {
+    package func dropHeld(id: UUID) async throws {
         try await pool.query("DELETE FROM apple_held_answers WHERE id = $1", [id])
     }
 
     /// Schedules the next verification of a held answer.
-    func rescheduleHeld(id: UUID, next: Date, reason: String) async throws {
+    package func rescheduleHeld(id: UUID, next: Date, reason: String) async throws {
         try await pool.query("UPDATE apple_held_answers SET next_attempt_at = $2, last_error = $3 WHERE id = $1", [id, next, reason])
     }
 }

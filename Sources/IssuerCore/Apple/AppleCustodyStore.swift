@@ -4,7 +4,7 @@ import Postgres
 /// What Apple token custody keeps (docs/reference.md, "Apple token custody"): the user's Apple
 /// refresh tokens, the codes waiting to be redeemed in the background, and Apple's answers held
 /// until Apple's keys are back to verify them.
-protocol AppleCustodyStoring: Sendable {
+package protocol AppleCustodyStoring: Sendable {
     /// Stores `sealed` as the user's Apple token for `clientID` when `appleSubject` is theirs.
     func keep(sealed: [UInt8], userID: UUID, clientID: String, appleSubject: String, now: Date) async throws -> AppleCustodyStore.Kept
     /// Queues a code Apple could not redeem now, unless the user is gone already.
@@ -43,9 +43,9 @@ protocol AppleCustodyStoring: Sendable {
 /// one requires the `identities` row (`apple`, the `sub` of Apple's own `id_token`) of that user,
 /// so a code that is another Apple account's is never held for this user, and a user deleted
 /// meanwhile holds nothing. Either way the caller revokes what it could not keep.
-struct AppleCustodyStore: AppleCustodyStoring {
+package struct AppleCustodyStore: AppleCustodyStoring {
     /// A pending code claimed by one worker.
-    struct Pending: Sendable {
+    package struct Pending: Sendable {
         var id: UUID
         var userID: UUID
         var clientID: String
@@ -56,7 +56,7 @@ struct AppleCustodyStore: AppleCustodyStoring {
     }
 
     /// An answer of Apple's held unverified, claimed by one worker.
-    struct Held: Sendable {
+    package struct Held: Sendable {
         var id: UUID
         var userID: UUID
         var clientID: String
@@ -68,7 +68,7 @@ struct AppleCustodyStore: AppleCustodyStoring {
     }
 
     /// What became of a redeemed token.
-    enum Kept: Sendable, Equatable {
+    package enum Kept: Sendable, Equatable {
         case kept
         /// The user no longer exists.
         case userGone
@@ -82,8 +82,13 @@ struct AppleCustodyStore: AppleCustodyStoring {
     /// The provider name identities carry for Apple.
     let provider: String
 
+    package init(pool: ConnectionPool, provider: String = AppleTokenCustody.provider) {
+        self.pool = pool
+        self.provider = provider
+    }
+
     /// Stores `sealed` as the user's Apple token for `clientID` when `appleSubject` is theirs.
-    func keep(sealed: [UInt8], userID: UUID, clientID: String, appleSubject: String, now: Date) async throws -> Kept {
+    package func keep(sealed: [UInt8], userID: UUID, clientID: String, appleSubject: String, now: Date) async throws -> Kept {
         let row = try await pool.query("""
             WITH owner AS (
                 -- Locked, so an unlink of this identity (which queues the user's Apple tokens)
@@ -102,7 +107,7 @@ struct AppleCustodyStore: AppleCustodyStoring {
     }
 
     /// Queues a code Apple could not redeem now, unless the user is gone already.
-    func queue(
+    package func queue(
         sealedCode: [UInt8], userID: UUID, clientID: String, redirectURI: String?, received: Date, expiresAt: Date,
         nextAttempt: Date, reason: String
     ) async throws {
@@ -114,7 +119,7 @@ struct AppleCustodyStore: AppleCustodyStoring {
     }
 
     /// Drops codes past their lifetime; answers their users.
-    func dropExpired(now: Date) async throws -> [UUID] {
+    package func dropExpired(now: Date) async throws -> [UUID] {
         // A code claimed by a worker (its lease running) is that worker's to settle.
         try await pool.query(
             "DELETE FROM apple_code_redemptions WHERE expires_at <= $1 AND next_attempt_at <= $1 RETURNING user_id", [now]).rows
@@ -122,7 +127,7 @@ struct AppleCustodyStore: AppleCustodyStoring {
     }
 
     /// Claims the next due code (`FOR UPDATE SKIP LOCKED`), leaving it alone to others until `leaseEnd`.
-    func claimNext(now: Date, leaseEnd: Date) async throws -> Pending? {
+    package func claimNext(now: Date, leaseEnd: Date) async throws -> Pending? {
         guard let row = try await pool.query("""
             UPDATE apple_code_redemptions SET attempts = attempts + 1, next_attempt_at = $2
             WHERE id = (
@@ -138,7 +143,7 @@ struct AppleCustodyStore: AppleCustodyStoring {
     }
 
     /// Ends a pending code whose redemption succeeded, storing the token as `keep` does, in one statement.
-    func keepPending(_ pending: Pending, sealed: [UInt8], appleSubject: String, now: Date) async throws -> Kept {
+    package func keepPending(_ pending: Pending, sealed: [UInt8], appleSubject: String, now: Date) async throws -> Kept {
         try await keep(
             endingRow: pending.id, of: "apple_code_redemptions", userID: pending.userID, sealed: sealed, appleSubject: appleSubject, now: now)
     }
@@ -147,7 +152,7 @@ struct AppleCustodyStore: AppleCustodyStoring {
     /// its token for the user when `appleSubject` is theirs, in one statement. A row already gone
     /// while its user exists was settled by another process (which decided: nothing to revoke
     /// here); gone with its user (a pending code goes with its user's deletion), the user is gone.
-    func keep(
+    package func keep(
         endingRow id: UUID, of table: StaticString, userID: UUID, sealed: [UInt8], appleSubject: String, now: Date
     ) async throws -> Kept {
         let row = try await pool.query("""
@@ -172,12 +177,12 @@ struct AppleCustodyStore: AppleCustodyStoring {
     }
 
     /// Ends a pending code without a token.
-    func dropPending(id: UUID) async throws {
+    package func dropPending(id: UUID) async throws {
         try await pool.query("DELETE FROM apple_code_redemptions WHERE id = $1", [id])
     }
 
     /// Schedules the next try of a pending code.
-    func reschedule(id: UUID, next: Date, reason: String) async throws {
+    package func reschedule(id: UUID, next: Date, reason: String) async throws {
         try await pool.query("UPDATE apple_code_redemptions SET next_attempt_at = $2, last_error = $3 WHERE id = $1", [id, next, reason])
     }
 }

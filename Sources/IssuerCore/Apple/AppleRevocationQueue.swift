@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Postgres
 
 /// Apple refresh tokens waiting to be revoked at Apple after their account was deleted (docs/reference.md, "Account deletion").
 /// Each is a row, queued in the deletion's own transaction, so a crash or an Apple outage loses
@@ -10,7 +9,7 @@ import Postgres
 /// and end when Apple accepts the revocation or answers that the token is already invalid.
 public struct AppleRevocationQueue: Sendable {
     /// A claimed row, ready to send.
-    struct Claimed: Sendable {
+    package struct Claimed: Sendable {
         var id: UUID
         var userID: UUID
         var clientID: String
@@ -60,11 +59,7 @@ public struct AppleRevocationQueue: Sendable {
 
     /// - Parameter api: Apple's endpoints; nil without Apple developer credentials, when queued
     ///   rows wait until a process that has them picks them up.
-    public init(pool: ConnectionPool, vault: AppleTokenVault, api: AppleTokenAPI?, clock: any WallClock, events: any AccountEvents) {
-        self.init(store: AppleRevocationStore(pool: pool), vault: vault, api: api, clock: clock, events: events)
-    }
-
-    init(store: any AppleRevocationStoring, vault: AppleTokenVault, api: AppleTokenAPI?, clock: any WallClock, events: any AccountEvents) {
+    package init(store: any AppleRevocationStoring, vault: AppleTokenVault, api: AppleTokenAPI?, clock: any WallClock, events: any AccountEvents) {
         self.store = store
         self.vault = vault
         self.api = api
@@ -159,8 +154,8 @@ public struct AppleRevocationQueue: Sendable {
     public static let finishedRetention: Duration = .seconds(90 * 24 * 3600)
 
     /// Deletes finished rows older than `finishedRetention`, one small batch (the worker calls it every pass).
-    public static func prune(pool: ConnectionPool, now: Date) async throws {
-        try await AppleRevocationStore(pool: pool).pruneFinished(before: now.addingTimeInterval(-finishedRetention.timeInterval))
+    public func prune() async throws {
+        try await store.pruneFinished(before: clock.now.addingTimeInterval(-Self.finishedRetention.timeInterval))
     }
 
     /// Revocations not yet finished (docs/reference.md, "Operations" queue depth).

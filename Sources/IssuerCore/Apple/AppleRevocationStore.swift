@@ -2,7 +2,7 @@ import Foundation
 import Postgres
 
 /// What the revocation queue's sends need of its rows (docs/reference.md, "Account deletion").
-protocol AppleRevocationStoring: Sendable {
+package protocol AppleRevocationStoring: Sendable {
     /// Queues a token no user holds as one row already claimed by the caller until `leaseEnd`.
     func queueClaimed(userID: UUID, clientID: String, sealed: [UInt8], now: Date, leaseEnd: Date) async throws -> [AppleRevocationQueue.Claimed]
     /// Claims up to `limit` due rows, counting an attempt and leaving each alone to others until `leaseEnd`.
@@ -13,6 +13,8 @@ protocol AppleRevocationStoring: Sendable {
     func reschedule(id: UUID, next: Date, error: String) async throws
     /// Rows not yet finished.
     func depth() async throws -> Int
+    /// Deletes finished rows that ended before `cutoff`, one small batch.
+    func pruneFinished(before cutoff: Date) async throws
 }
 
 /// The SQL of Apple refresh tokens waiting to be revoked at Apple (`apple_revocations`). A row
@@ -37,7 +39,7 @@ public struct AppleRevocationStore: AppleRevocationStoring {
             """, [userID, now, leaseEnd]).rows.map(claimed)
     }
 
-    func queueClaimed(userID: UUID, clientID: String, sealed: [UInt8], now: Date, leaseEnd: Date) async throws -> [AppleRevocationQueue.Claimed] {
+    package func queueClaimed(userID: UUID, clientID: String, sealed: [UInt8], now: Date, leaseEnd: Date) async throws -> [AppleRevocationQueue.Claimed] {
         try await pool.query("""
             INSERT INTO apple_revocations (id, user_id, client_id, sealed, created_at, attempts, next_attempt_at)
             VALUES (gen_random_uuid(), $1, $2, $3, $4, 1, $5)
@@ -45,7 +47,7 @@ public struct AppleRevocationStore: AppleRevocationStoring {
             """, [userID, clientID, sealed, now, leaseEnd]).rows.map(Self.claimed)
     }
 
-    func claimDue(now: Date, leaseEnd: Date, limit: Int) async throws -> [AppleRevocationQueue.Claimed] {
+    package func claimDue(now: Date, leaseEnd: Date, limit: Int) async throws -> [AppleRevocationQueue.Claimed] {
         try await pool.query("""
             UPDATE apple_revocations SET attempts = attempts + 1, next_attempt_at = $2
             WHERE id IN (
@@ -55,26 +57,25 @@ public struct AppleRevocationStore: AppleRevocationStoring {
             """, [now, leaseEnd, limit]).rows.map(Self.claimed)
     }
 
-    func finish(id: UUID, at now: Date, outcome: String) async throws {
+    package func finish(id: UUID, at now: Date, outcome: String) async throws {
         try await pool.query("""
             UPDATE apple_revocations SET sealed = NULL, finished_at = $2, outcome = $3, last_error = NULL
             WHERE id = $1 AND finished_at IS NULL
             """, [id, now, outcome])
     }
 
-    func reschedule(id: UUID, next: Date, error: String) async throws {
+    package func reschedule(id: UUID, next: Date, error: String) async throws {
         try await pool.query(
             "UPDATE apple_revocations SET next_attempt_at = $2, last_error = $3 WHERE id = $1 AND finished_at IS NULL",
             [id, next, error])
     }
 
-    func depth() async throws -> Int {
+    package func depth() async throws -> Int {
         try await pool.query("SELECT count(*) AS pending FROM apple_revocations WHERE finished_at IS NULL")
             .single?.decode(Int.self, column: "pending") ?? 0
     }
 
-    /// Deletes finished rows that ended before `cutoff`, one small batch.
-    func pruneFinished(before cutoff: Date) async throws {
+    package func pruneFinished(before cutoff: Date) async throws {
         try await pool.query("""
             DELETE FROM apple_revocations WHERE id IN (
                 SELECT id FROM apple_revocations WHERE finished_at < $1 LIMIT 500 FOR UPDATE SKIP LOCKED)

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Postgres
 
 /// Moving an app's users to another Apple developer team (docs/reference.md, "Apple team
 /// transfer"; Apple, "Transferring your apps and users to another team"). Apple gives every user
@@ -45,23 +44,19 @@ public struct AppleTeamTransfer: Sendable {
     private let timeout: Duration
 
     /// - Parameters:
+    ///   - store: the Apple identities (`AppleTransferStore`), whose `stages()` needs no credentials.
     ///   - api: the developer credentials of the side this runs on.
     ///   - firstWait: the wait before the second try of a call; it doubles after each.
-    public init(
-        pool: ConnectionPool, api: AppleTokenAPI, clock: any WallClock, attempts: Int = 5, firstWait: Duration = .seconds(1),
+    package init(
+        store: AppleTransferStore, api: AppleTokenAPI, clock: any WallClock, attempts: Int = 5, firstWait: Duration = .seconds(1),
         timeout: Duration = .seconds(10)
     ) {
-        self.store = AppleTransferStore(pool: pool, provider: IdentityProvider.apple.name)
+        self.store = store
         self.api = api
         self.clock = clock
         self.attempts = attempts
         self.firstWait = firstWait
         self.timeout = timeout
-    }
-
-    /// Apple identities by stage; needs no credentials.
-    public static func stages(pool: ConnectionPool) async throws -> Stages {
-        try await AppleTransferStore(pool: pool, provider: IdentityProvider.apple.name).stages()
     }
 
     /// The sending side: a `transfer_sub` for `target` for every Apple identity not exported yet.

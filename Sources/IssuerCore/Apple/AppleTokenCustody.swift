@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Postgres
 
 /// Holds the user's Apple refresh token (docs/reference.md, "Apple token custody"), so that deleting the account can revoke it
 /// at Apple as the App Store requires. Both sign-ins that receive Apple's one-time authorization
@@ -51,20 +50,12 @@ public struct AppleTokenCustody: Sendable {
     private let immediateTimeout: Duration
 
     /// - Parameters:
+    ///   - store: `AppleCustodyStore` for Apple's identities.
     ///   - api: nil without Apple developer credentials: codes are then not redeemed.
     ///   - verifier: Apple's, for the `id_token` of Apple's answers.
-    public init(
-        pool: ConnectionPool, vault: AppleTokenVault, api: AppleTokenAPI?, verifier: IdentityTokenVerifier,
-        revocations: AppleRevocationQueue, clock: any WallClock, events: any AccountEvents, immediateTimeout: Duration = .seconds(2)
-    ) {
-        self.init(
-            store: AppleCustodyStore(pool: pool, provider: verifier.provider.name), vault: vault, api: api, verifier: verifier,
-            revocations: revocations, clock: clock, events: events, immediateTimeout: immediateTimeout)
-    }
-
-    init(
+    package init(
         store: any AppleCustodyStoring, vault: AppleTokenVault, api: AppleTokenAPI?, verifier: IdentityTokenVerifier,
-        revocations: AppleRevocationQueue, clock: any WallClock, events: any AccountEvents, immediateTimeout: Duration
+        revocations: AppleRevocationQueue, clock: any WallClock, events: any AccountEvents, immediateTimeout: Duration = .seconds(2)
     ) {
         self.store = store
         self.vault = vault

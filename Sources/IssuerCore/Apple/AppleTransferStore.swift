@@ -4,9 +4,15 @@ import Postgres
 /// The SQL of an Apple team transfer (docs/reference.md, "Apple team transfer"): Apple
 /// identities by stage, the transfer identifier stored beside each, and the re-keying to the
 /// receiving team's `sub`, which never takes a `sub` another identity has.
-struct AppleTransferStore: Sendable {
+package struct AppleTransferStore: Sendable {
     let pool: ConnectionPool
     let provider: String
+
+    /// `provider`: the id Apple's identities have.
+    package init(pool: ConnectionPool, provider: String = IdentityProvider.apple.name) {
+        self.pool = pool
+        self.provider = provider
+    }
 
     /// Identities not yet exported, after `cursor` in `subject` order.
     func notExported(after cursor: String, limit: Int) async throws -> [(subject: String, clientID: String)] {
@@ -71,7 +77,7 @@ struct AppleTransferStore: Sendable {
             """
 
     /// How many Apple identities are at each stage.
-    func stages() async throws -> AppleTeamTransfer.Stages {
+    package func stages() async throws -> AppleTeamTransfer.Stages {
         guard let row = try await pool.query("""
             SELECT count(*) FILTER (WHERE transfer_sub IS NULL AND rekeyed_at IS NULL) AS not_exported,
                    count(*) FILTER (WHERE transfer_sub IS NOT NULL AND rekeyed_at IS NULL) AS exported,

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import JOSE
-import Postgres
 
 /// What a token request's `DPoP` header is held to (RFC 9449 §4.3, docs/reference.md, "DPoP"):
 /// the proof's own checks, the server's nonce where one is asked for, then the shared `jti`
@@ -17,12 +16,13 @@ public struct DPoPProofCheck: Sendable {
     public let nonces: DPoPNonces?
 
     /// - Parameters:
+    ///   - replays: the shared `jti` memory.
     ///   - issuerURL: `ISSUER_URL`, under which every `htu` is served.
     ///   - nonces: with `ISSUER_DPOP_NONCE=on`, the server nonces every token request's proof
     ///     must carry; nil when off.
-    public init(pool: ConnectionPool, clock: any WallClock, issuerURL: String, nonces: DPoPNonces? = nil) {
+    public init(replays: DPoPReplayStore, clock: any WallClock, issuerURL: String, nonces: DPoPNonces? = nil) {
         self.verifier = DPoPProofVerifier(clock: clock)
-        self.replays = DPoPReplayStore(pool: pool)
+        self.replays = replays
         self.clock = clock
         self.base = issuerURL.hasSuffix("/") ? String(issuerURL.dropLast()) : issuerURL
         self.nonces = nonces

@@ -138,7 +138,9 @@ public struct ProviderRegistry: Sendable, Equatable {
         guard !id.isEmpty, id.utf8.count <= 32, id.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) else {
             throw Problem(description: "\(owner) needs an id of lowercase letters a-z (at most 32)")
         }
-        guard id != "apple" else { throw Problem(description: "\(owner): the id 'apple' is Sign in with Apple's own") }
+        guard id != IdentityProvider.apple.name else {
+            throw Problem(description: "\(owner): the id '\(id)' is Sign in with Apple's own")
+        }
         guard let kindText = entry.kind else {
             throw Problem(description: "\(owner) needs a kind (\"google\", \"oidc\" or \"facebook\")")
         }

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Postgres
 
 /// The server secret (docs/reference.md, "Configuration"), from which purpose-bound keys are derived with HKDF
 /// (RFC 5869), one label per purpose, so that a key leaked from one use reveals nothing of
@@ -28,15 +27,10 @@ public struct ServerSecret: Sendable, CustomStringConvertible, CustomReflectable
             outputByteCount: 32)
     }
 
-    /// The configured secret, or the one kept in the database, created there by whichever
-    /// process asks first (`ServerSecretStore`).
-    public static func load(configured: Secret<[UInt8]>?, pool: ConnectionPool) async throws -> ServerSecret {
-        try await load(configured: configured, store: ServerSecretStore(pool: pool))
-    }
-
-    /// A configured secret is used as it is and never stored; otherwise the store's, offering a
-    /// fresh random one in case none is kept yet.
-    static func load(configured: Secret<[UInt8]>?, store: any ServerSecretStoring) async throws -> ServerSecret {
+    /// The configured secret, or the one kept in the database (`ServerSecretStore`), created there
+    /// by whichever process asks first. A configured secret is used as it is and never stored;
+    /// otherwise the store's, offering a fresh random one in case none is kept yet.
+    public static func load(configured: Secret<[UInt8]>?, store: any ServerSecretStoring) async throws -> ServerSecret {
         if let configured { return ServerSecret(bytes: configured.revealed) }
         let candidate = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
         return ServerSecret(bytes: try await store.secret(offering: candidate))

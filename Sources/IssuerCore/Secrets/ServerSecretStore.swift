@@ -2,7 +2,7 @@ import Foundation
 import Postgres
 
 /// Where the server secret is kept when none is configured (docs/reference.md, "Configuration").
-protocol ServerSecretStoring: Sendable {
+public protocol ServerSecretStoring: Sendable {
     /// The kept secret; `candidate` becomes it when none is kept yet.
     func secret(offering candidate: [UInt8]) async throws -> [UInt8]
 }
@@ -10,10 +10,14 @@ protocol ServerSecretStoring: Sendable {
 /// `ServerSecretStoring` over PostgreSQL: the `server_secret` table's one row, created by
 /// whichever process asks first. Concurrent first starts agree: the insert is conditional and
 /// the loser reads the winner's row, in the same statement.
-struct ServerSecretStore: ServerSecretStoring {
+public struct ServerSecretStore: ServerSecretStoring {
     let pool: ConnectionPool
 
-    func secret(offering candidate: [UInt8]) async throws -> [UInt8] {
+    public init(pool: ConnectionPool) {
+        self.pool = pool
+    }
+
+    public func secret(offering candidate: [UInt8]) async throws -> [UInt8] {
         try await pool.withConnection { connection in
             for _ in 0..<3 {
                 let row = try connection.query("""

@@ -1,5 +1,4 @@
 import Foundation
-import Postgres
 
 /// Deletes what has expired, in small batches (docs/reference.md, "Refresh tokens and sessions"), so no sweep holds locks for long or
 /// bloats one transaction. Safe with many processes: `SessionJanitorStore` takes each batch's rows
@@ -16,11 +15,7 @@ public struct SessionJanitor: Sendable {
     private let store: any SessionJanitorStoring
 
     /// Default batch size and margin; set the properties to change them.
-    public init(pool: ConnectionPool) {
-        self.init(store: SessionJanitorStore(pool: pool))
-    }
-
-    init(store: any SessionJanitorStoring) {
+    package init(store: any SessionJanitorStoring) {
         self.store = store
     }
 

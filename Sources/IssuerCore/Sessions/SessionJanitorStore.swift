@@ -2,7 +2,7 @@ import Foundation
 import Postgres
 
 /// What the janitor deletes: each kind of row that outlives its use.
-enum ExpiredRows: Sendable, CaseIterable {
+package enum ExpiredRows: Sendable, CaseIterable {
     /// Refresh tokens past their own expiry.
     case refreshTokens
     /// Sessions past their maximum age, with whatever tokens remain (ON DELETE CASCADE).
@@ -14,17 +14,21 @@ enum ExpiredRows: Sendable, CaseIterable {
 }
 
 /// The janitor's one statement: deletes one batch of expired rows.
-protocol SessionJanitorStoring: Sendable {
+package protocol SessionJanitorStoring: Sendable {
     /// Deletes at most `limit` rows of `rows` that expired before `cutoff`; answers how many.
     func deleteExpired(_ rows: ExpiredRows, before cutoff: Date, limit: Int) async throws -> Int
 }
 
 /// `SessionJanitorStoring` over PostgreSQL. Each batch takes its rows with
 /// `FOR UPDATE SKIP LOCKED`, so two janitors never wait on or double-delete the same rows.
-struct SessionJanitorStore: SessionJanitorStoring {
+package struct SessionJanitorStore: SessionJanitorStoring {
     let pool: ConnectionPool
 
-    func deleteExpired(_ rows: ExpiredRows, before cutoff: Date, limit: Int) async throws -> Int {
+    package init(pool: ConnectionPool) {
+        self.pool = pool
+    }
+
+    package func deleteExpired(_ rows: ExpiredRows, before cutoff: Date, limit: Int) async throws -> Int {
         try await pool.query(Self.statement(rows), [cutoff, limit]).affectedRows
     }
 

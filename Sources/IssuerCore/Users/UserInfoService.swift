@@ -1,5 +1,4 @@
 import Foundation
-import Postgres
 
 /// OIDC Core §5.3 UserInfo (docs/reference.md, "UserInfo"): the claims the access token's scopes allow, read fresh
 /// from the user, for a bearer already verified (RS256, `typ` `at+jwt`, `iss`, `aud`, `exp`) by
@@ -9,9 +8,9 @@ public struct UserInfoService: Sendable {
     private let users: UserStore
     private let clock: any WallClock
 
-    /// - Parameter pool: where the users and sessions are read (through `UserStore`).
-    public init(pool: ConnectionPool, clock: any WallClock) {
-        self.users = UserStore(pool: pool)
+    /// - Parameter users: where the users and sessions are read.
+    public init(users: UserStore, clock: any WallClock) {
+        self.users = users
         self.clock = clock
     }
 

@@ -32,7 +32,7 @@ struct AppleCustodyService: Service {
             try await revocations.retryDue(logger: logger)
             dependencies.metrics.appleRevocationQueue(depth: try await revocations.depth())
             try await ReceivedEventStore.prune(pool: dependencies.pool, now: dependencies.clock.now)
-            try await AppleRevocationQueue.prune(pool: dependencies.pool, now: dependencies.clock.now)
+            try await revocations.prune()
         } catch is CancellationError {
             // Shutting down.
         } catch {
