@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Postgres
 
 /// Exchanges a provider's identity token for our tokens: the native sign-in (docs/reference.md, "Native sign-in") and
 /// the RFC 8693 token-exchange grant (docs/reference.md, "Token endpoint"), which differ only in how a bad token is
