@@ -14,7 +14,7 @@ struct ServerSecretTests {
             try await Migrator(pool: setup).migrate(try IssuerMigrations.builtIn())
         }
         // Several "processes" (pools) ask at once on an empty table.
-        let pools = (0..<6).map { _ in ConnectionPool(conninfo: conninfo, size: 1) }
+        let pools = (0..<6).map { _ in ConnectionPool(conninfo: conninfo, size: 1, timeout: .seconds(60)) }
         try await ConnectionPool.closing(pools) { pools in
             let derived = try await withThrowingTaskGroup(of: Data.self) { group in
                 for pool in pools {

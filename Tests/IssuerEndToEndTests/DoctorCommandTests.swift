@@ -137,8 +137,9 @@ struct DoctorCommandTests {
                 .write(to: file, atomically: true, encoding: .utf8)
             var environment = DoctorSetup.healthy(database: database, keys: try TestKeyRing.make(), jwksPort: apple.port)
             environment["ISSUER_PROVIDERS_FILE"] = file.path
+            // 10 s: "corp" must answer within it, which a starved child process may need; "gone" is refused at once.
             let result = try await IssuerInvocation.run(
-                ["doctor", "--output", "json", "--timeout", "2"], in: FileManager.default.temporaryDirectory, environment: environment)
+                ["doctor", "--output", "json", "--timeout", "10"], in: FileManager.default.temporaryDirectory, environment: environment)
             let statuses = try DoctorSetup.statuses(try result.json())
             #expect(statuses["corp keys"] == "ok", "\(result.stdout)")
             #expect(statuses["gone keys"] == "fail", "\(result.stdout)")

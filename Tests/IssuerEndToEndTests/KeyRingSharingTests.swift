@@ -34,7 +34,7 @@ struct KeyRingSharingTests {
         var fast: String?
         for _ in 0..<150 {
             fast = await TestHTTP.get(port: ports[0], path: "/oauth2/jwks.json")?.body
-            if fast != before[0] { break }
+            if let fast, fast != before[0] { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(fast != nil && fast != before[0], "picked up within the reload interval")

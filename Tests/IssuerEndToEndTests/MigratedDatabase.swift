@@ -14,6 +14,7 @@ enum MigratedDatabase {
         let database = try await TestCluster.freshDatabase()
         let migrated = try await IssuerCommand.run(["migrate", "--database-url", database], in: FileManager.default.temporaryDirectory)
         #expect(migrated.code == 0, "\(migrated.output)")
-        return try await ConnectionPool(conninfo: database, size: 2).closing { pool in try await body(database, pool) }
+        // The deadline only ends a hung call (the tests beside this one may starve it for seconds).
+        return try await ConnectionPool(conninfo: database, size: 2, timeout: .seconds(60)).closing { pool in try await body(database, pool) }
     }
 }

@@ -39,6 +39,10 @@ struct IssuerTestFixture {
     private let ownsKeys: Bool
 
     static let bundleID = "com.example.app"
+    /// Each pool call's deadline (and statement timeout): it only ends a hung call, and a test
+    /// starved by the hundreds beside it must not fail as if the database had not answered. The
+    /// deadline tests bring pools of their own.
+    static let poolTimeout: Duration = .seconds(60)
 
     /// Makes the parts in an order where a failure leaves nothing open behind.
     /// `database`: a database of the test's own (already written to), else a fresh one.
@@ -49,7 +53,7 @@ struct IssuerTestFixture {
         var environment = environment
         environment["ISSUER_KEYS_DIR"] = environment["ISSUER_KEYS_DIR"] ?? keysDirectory.path
         environment["ISSUER_APPLE_CLIENT_IDS"] = environment["ISSUER_APPLE_CLIENT_IDS"] ?? Self.bundleID
-        let pool = ConnectionPool(conninfo: conninfo, size: 2)
+        let pool = ConnectionPool(conninfo: conninfo, size: 2, timeout: Self.poolTimeout)
         do {
             let configuration = try Configuration(environment: environment)
             try await Migrator(pool: pool).migrate(try IssuerMigrations.builtIn())
@@ -84,7 +88,7 @@ struct IssuerTestFixture {
         isolation: isolated (any Actor)? = #isolation, _ body: (IssuerTestFixture) async throws -> Result
     ) async throws -> Result {
         let second = IssuerTestFixture(
-            pool: ConnectionPool(conninfo: conninfo, size: 1), conninfo: conninfo, apple: apple,
+            pool: ConnectionPool(conninfo: conninfo, size: 1, timeout: Self.poolTimeout), conninfo: conninfo, apple: apple,
             appleFetcher: StubJWKSFetcher(serving: apple), configuration: configuration, keysDirectory: keysDirectory,
             clock: clock, ownsKeys: false)
         return try await second.closing(body)
@@ -110,7 +114,7 @@ struct IssuerTestFixture {
     /// (if the application has not closed it already).
     var dependencies: IssuerDependencies {
         IssuerDependencies(
-            configuration: configuration, pool: opened.track(ConnectionPool(conninfo: conninfo, size: 4)),
+            configuration: configuration, pool: opened.track(ConnectionPool(conninfo: conninfo, size: 4, timeout: Self.poolTimeout)),
             logger: Logger(label: "test"), serverSecret: ServerSecret(bytes: Array(repeating: 42, count: 32)),
             metrics: metrics, clock: clock, jwksFetcher: appleFetcher)
     }

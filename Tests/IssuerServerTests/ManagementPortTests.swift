@@ -29,7 +29,7 @@ struct ManagementPortTests {
             }
             // The management listener starts beside the test; give it a moment to bind.
             var first: (status: Int, body: String)?
-            for _ in 0..<50 {
+            for _ in 0..<300 {
                 first = await TestHTTP.get(port: opsPort, path: "/healthz")
                 if first != nil { break }
                 try await Task.sleep(for: .milliseconds(100))

@@ -16,7 +16,7 @@ public struct RawHTTPAnswer: Sendable {
 
     /// Reads the next answer on `fd`: the head, then as many body bytes as its `Content-Length`
     /// says unless `bodyless` (an answer to HEAD). `pending` holds bytes already read and keeps
-    /// what follows the answer. Nil when no byte arrives for ten seconds: generous, since a
+    /// what follows the answer. Nil when no byte arrives for 30 seconds: generous, since a
     /// loaded machine is slow and only a failing test waits it out.
     public static func read(_ fd: Int32, pending: inout [UInt8], bodyless: Bool = false) -> RawHTTPAnswer? {
         let separator = Array("\r\n\r\n".utf8)
@@ -24,7 +24,7 @@ public struct RawHTTPAnswer: Sendable {
             bytes.indices.dropLast(3).first { bytes[$0..<$0 + 4].elementsEqual(separator) }
         }
         let before = pending
-        pending += LoopbackSocket.receive(fd, milliseconds: 10_000) { headEnd(before + $0) != nil }
+        pending += LoopbackSocket.receive(fd, milliseconds: 30_000) { headEnd(before + $0) != nil }
         guard let end = headEnd(pending) else { return nil }
         let lines = String(decoding: pending[..<end], as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false)
         pending.removeFirst(end + 4)
@@ -34,7 +34,7 @@ public struct RawHTTPAnswer: Sendable {
         }
         let length = bodyless ? 0 : (fields.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? 0)
         let buffered = pending
-        pending += LoopbackSocket.receive(fd, milliseconds: 10_000) { buffered.count + $0.count >= length }
+        pending += LoopbackSocket.receive(fd, milliseconds: 30_000) { buffered.count + $0.count >= length }
         let body = Array(pending.prefix(length))
         pending.removeFirst(body.count)
         return RawHTTPAnswer(statusLine: String(lines[0]), fields: fields, body: body)

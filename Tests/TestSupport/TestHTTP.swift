@@ -39,7 +39,8 @@ public enum TestHTTP {
         request.headers.replaceOrAdd(name: "Connection", value: "close")
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+            // Only bounds a hang: a request to a server starved by the tests beside it may take seconds.
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
             let answer = try await response.body.collect(upTo: 16 * 1024 * 1024)
             return (Int(response.status.code), response.headers, String(buffer: answer))
         } catch {
