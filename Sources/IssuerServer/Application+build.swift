@@ -118,7 +118,7 @@ func buildRouters(
     LogoutEndpoint(endSession: services.endSession, pages: pages).register(on: routes)
     PageAssetEndpoint(images: configuration.pages.images.values).register(on: routes)
     TokenEndpoint(
-        exchanges: services.exchanges, refresh: services.refresh, authorizationCode: services.authorizationCode,
+        exchanges: services.exchanges, clients: configuration.clients, refresh: services.refresh, authorizationCode: services.authorizationCode,
         dpop: services.dpop, metrics: dependencies.metrics
     ).register(on: routes)
     RevocationEndpoint(revocation: services.revocation).register(on: routes)

@@ -29,7 +29,8 @@ struct ManagementPortTests {
             }
             // The management listener starts beside the test; give it a moment to bind.
             var first: (status: Int, body: String)?
-            for _ in 0..<300 {
+            let end = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < end {
                 first = await TestHTTP.get(port: opsPort, path: "/healthz")
                 if first != nil { break }
                 try await Task.sleep(for: .milliseconds(100))

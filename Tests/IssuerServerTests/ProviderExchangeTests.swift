@@ -126,6 +126,15 @@ struct ProviderExchangeTests {
             #expect(response.json["error"] as? String == "invalid_request")
             #expect(fixture.appleFetcher.fetchCount == fetchesBefore, "Apple's keys are not fetched for another issuer's token")
             #expect(try await fixture.count("users") == 0)
+            // The client is judged before the token, as for any provider's token.
+            let unknownClient = try await client.postForm("/oauth2/token", [
+                ("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"),
+                ("subject_token", try google.idToken(subject: "g-7", issuer: "https://issuer.unknown.example")),
+                ("subject_token_type", "urn:ietf:params:oauth:token-type:id_token"),
+                ("client_id", "not-registered"),
+            ])
+            #expect(unknownClient.status == .badRequest, "\(unknownClient.json)")
+            #expect(unknownClient.json["error"] as? String == "invalid_client")
         }
     }
 

@@ -7,6 +7,7 @@ import Logging
 /// checked before any grant runs (docs/reference.md, "DPoP"): a failing one changes nothing.
 struct TokenEndpoint {
     let exchanges: ProviderExchanges
+    let clients: ClientRegistry
     let refresh: RefreshTokenGrant
     let authorizationCode: AuthorizationCodeGrant
     let dpop: DPoPProofCheck
@@ -75,6 +76,8 @@ struct TokenEndpoint {
             credential = .accessToken(subjectToken)
         } else {
             guard let chosen = exchanges.exchange(forToken: subjectToken) else {
+                // The client is judged first, as every exchange judges it before the token.
+                _ = try clients.authenticate(try parameters.required("client_id"))
                 throw .invalidRequest("subject_token is not a valid identity token.", debug: "no provider issues its iss")
             }
             exchange = chosen
