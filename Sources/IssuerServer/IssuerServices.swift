@@ -52,7 +52,7 @@ struct IssuerServices: Sendable {
                 issuer: issuerURL, audience: configuration.audience,
                 accessTokenTTL: configuration.accessTokenTTL, idTokenTTL: configuration.idTokenTTL, clock: clock),
             ring: ring)
-        // The composition root is the one place that builds stores: each service is handed its own.
+        // Stores are built here and handed to the services that use them (docs/design.md, "PostgreSQL through libpq").
         let pool = dependencies.pool
         let sessions = SessionRevocationStore(pool: pool)
         accessTokens = AccessTokenVerifier(issuer: issuerURL, audience: configuration.audience, clock: clock)

@@ -78,8 +78,8 @@ public struct ProviderSettings: Sendable, Equatable {
         var settings = ProviderSettings(
             id: id, kind: .facebook, issuer: Facebook.issuer, clientID: appID, clientSecret: appSecret, nativeAudiences: [appID],
             scopes: ["public_profile", "email"], jwksURI: jwksURI ?? Facebook.jwksURI,
-            authorizationEndpoint: authorizationEndpoint ?? URL(string: "https://www.facebook.com/\(version)/dialog/oauth")!,
-            tokenEndpoint: tokenEndpoint ?? graph.appendingPathComponent(version).appendingPathComponent("oauth/access_token"))
+            authorizationEndpoint: authorizationEndpoint ?? Facebook.dialogURL(version: version),
+            tokenEndpoint: tokenEndpoint ?? Facebook.tokenEndpoint(graph: graph, version: version))
         settings.graphURL = graph
         settings.graphVersion = version
         return settings
@@ -108,6 +108,16 @@ public struct ProviderSettings: Sendable, Equatable {
         public static let jwksURI = URL(string: "https://limited.facebook.com/.well-known/oauth/openid/jwks/")!
         public static let graphURL = URL(string: "https://graph.facebook.com")!
         public static let graphVersion = "v23.0"
+
+        /// The Login dialog of Graph API `version`.
+        public static func dialogURL(version: String) -> URL {
+            URL(string: "https://www.facebook.com/\(version)/dialog/oauth")!
+        }
+
+        /// Where a code is redeemed for an access token, at `graph` for `version`.
+        public static func tokenEndpoint(graph: URL, version: String) -> URL {
+            graph.appendingPathComponent(version).appendingPathComponent("oauth/access_token")
+        }
     }
 
     /// Every `iss` its tokens may carry.

@@ -27,10 +27,11 @@ public struct FacebookHostedFlow: HostedFlowConnector {
         self.id = id
         self.appID = settings.clientID ?? ""
         self.appSecret = settings.clientSecret ?? Secret("")
+        // `ProviderSettings.facebook` sets both; a value built otherwise gets the same defaults.
         let version = settings.graphVersion ?? ProviderSettings.Facebook.graphVersion
-        self.authorizationEndpoint = settings.authorizationEndpoint ?? URL(string: "https://www.facebook.com/\(version)/dialog/oauth")!
+        self.authorizationEndpoint = settings.authorizationEndpoint ?? ProviderSettings.Facebook.dialogURL(version: version)
         self.tokenEndpoint = settings.tokenEndpoint
-            ?? (settings.graphURL ?? ProviderSettings.Facebook.graphURL).appendingPathComponent(version).appendingPathComponent("oauth/access_token")
+            ?? ProviderSettings.Facebook.tokenEndpoint(graph: settings.graphURL ?? ProviderSettings.Facebook.graphURL, version: version)
         self.callbackURL = callbackURL
         self.credential = credential
         self.transport = transport
