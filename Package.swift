@@ -77,11 +77,25 @@ let package = Package(
             name: "EmbedBuildCommit",
             capability: .buildTool()
         ),
+        // Decisions and the narrow store protocols they ask of storage; no SQL (docs/design.md,
+        // "Module graph").
         .target(
             name: "IssuerCore",
             dependencies: [
                 "JOSE",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Every `*Store` over PostgreSQL and the migrations built into the binary: IssuerCore's
+        // store protocols answered with SQL. Only the composition root builds a store.
+        .target(
+            name: "IssuerStorage",
+            dependencies: [
+                "IssuerCore",
                 "Postgres",
+                "JOSE",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -92,6 +106,7 @@ let package = Package(
             name: "IssuerServer",
             dependencies: [
                 "IssuerCore",
+                "IssuerStorage",
                 "Postgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -119,6 +134,7 @@ let package = Package(
             dependencies: [
                 "IssuerServer",
                 "IssuerCore",
+                "IssuerStorage",
                 "Postgres",
                 "DevSigner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -136,6 +152,8 @@ let package = Package(
             name: "IssuerBench",
             dependencies: [
                 "IssuerCore",
+                // The rotation statement itself, for the pgbench script (`issuer-bench rotation-script`).
+                "IssuerStorage",
                 "JOSE",
                 "DevSigner",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -153,14 +171,14 @@ let package = Package(
         // they need no `@testable import` and every configuration builds them.
         .target(
             name: "FuzzHarnesses",
-            dependencies: ["IssuerCore", "JOSE", "Postgres", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["IssuerCore", "IssuerStorage", "JOSE", "Postgres", .product(name: "Crypto", package: "swift-crypto")],
             path: "Fuzz/Harnesses",
             swiftSettings: swiftSettings
         ),
         .target(
             name: "TestSupport",
             dependencies: [
-                "Postgres", "IssuerCore", "JOSE",
+                "Postgres", "IssuerCore", "IssuerStorage", "JOSE",
                 // Signs the DPoP proofs an app would send, independently of JOSE.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -189,13 +207,13 @@ let package = Package(
         ),
         .testTarget(
             name: "IssuerCoreTests",
-            dependencies: ["IssuerCore", "JOSE", "TestSupport"],
+            dependencies: ["IssuerCore", "IssuerStorage", "Postgres", "JOSE", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "IssuerServerTests",
             dependencies: [
-                "IssuerServer", "TestSupport",
+                "IssuerServer", "IssuerStorage", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -207,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "IssuerEndToEndTests",
             dependencies: [
-                "TestSupport", "Postgres",
+                "TestSupport", "Postgres", "IssuerStorage",
                 // Check what `issuer dev facebook` signs (RS256, HMAC-SHA256) independently of it.
                 "JOSE", .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IssuerCore
+import IssuerStorage
 
 /// `issuer-bench rotation-script`: the refresh rotation statement alone, for pgbench, so that
 /// `scripts/bench` can measure what the database costs a refresh without the issuer in the way —

@@ -37,7 +37,7 @@ struct SignCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         // A real ring on disk, made the way `issuer keys init` makes it.
         let ring = try KeyRotation(
-            store: KeyRingStore(directory: directory),
+            store: KeyRingDirectory(directory: directory),
             policy: KeyRotationPolicy(longestTokenLifetime: .seconds(3600), reloadInterval: .seconds(5)), clock: SystemClock()
         ).initialize().ring
         let signer = TokenSigner(issuer: "http://127.0.0.1:8080", audience: "clanboards-mobile", accessTokenTTL: .seconds(3600), idTokenTTL: .seconds(3600), clock: SystemClock())

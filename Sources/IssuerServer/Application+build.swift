@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Hummingbird
 import IssuerCore
+import IssuerStorage
 import Logging
 import NIOCore
 import Postgres
@@ -11,7 +12,7 @@ import ServiceLifecycle
 public func buildApplication(_ dependencies: IssuerDependencies) -> some ApplicationProtocol {
     let configuration = dependencies.configuration
     let keys = KeyRingMonitor(
-        store: KeyRingStore(directory: configuration.keysDirectory), clock: dependencies.clock, logger: dependencies.logger,
+        store: KeyRingDirectory(directory: configuration.keysDirectory), clock: dependencies.clock, logger: dependencies.logger,
         signerTiming: SignerTiming(configuration: configuration), metrics: dependencies.metrics)
     keys.reload()
     dependencies.metrics.recordBuildInfo(dependencies.buildInfo)
@@ -32,7 +33,8 @@ public func buildApplication(_ dependencies: IssuerDependencies) -> some Applica
         JanitorService(janitor: SessionJanitor(store: SessionJanitorStore(pool: dependencies.pool)), clock: dependencies.clock, logger: dependencies.logger),
         AppleCustodyService(
             custody: issuerServices.appleCustody, revocations: issuerServices.appleRevocations,
-            notices: issuerServices.deletionNotices, dependencies: dependencies),
+            notices: issuerServices.deletionNotices, receivedEvents: ReceivedEventStore(pool: dependencies.pool),
+            dependencies: dependencies),
     ]
     // docs/reference.md, "Operations": the management listener runs beside the main one, in the same service group,
     // so both start, drain and stop together.
@@ -97,7 +99,7 @@ func buildRouters(
     let routes = RouteRegistrar(router: router, operationsRouter: operationsRouter, table: table)
     OperationsEndpoints(
         readiness: Readiness(checks: [
-            .database(dependencies.pool),
+            .database(ReadinessStore(pool: dependencies.pool)),
             Readiness.Check(name: "signing key") { keys.current.ring.active != nil },
         ]),
         metrics: dependencies.metrics,

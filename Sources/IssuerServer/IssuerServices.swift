@@ -1,4 +1,5 @@
 import IssuerCore
+import IssuerStorage
 import Logging
 
 /// The domain services the endpoints call, wired from the dependencies once per application.
@@ -148,7 +149,7 @@ struct IssuerServices: Sendable {
             replays: DPoPReplayStore(pool: pool), clock: clock, issuerURL: issuerURL,
             nonces: configuration.dpopNonce ? DPoPNonces(secret: dependencies.serverSecret, clock: clock) : nil)
         refresh = RefreshTokenGrant(
-            store: RefreshRotationStore(pool: pool), revocation: sessions, clients: configuration.clients,
+            stores: RefreshGrantStores(rotation: RefreshRotationStore(pool: pool), revocation: sessions), clients: configuration.clients,
             secret: dependencies.serverSecret, responder: responder, clock: clock,
             refreshTokenTTL: configuration.refreshTokenTTL, grace: configuration.refreshReuseGrace,
             events: metrics)

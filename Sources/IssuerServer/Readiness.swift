@@ -1,4 +1,4 @@
-import Postgres
+import IssuerStorage
 
 /// What `/readyz` checks (docs/reference.md, "Operations"): each named check must pass for the process to take
 /// traffic. Checks run concurrently, so a slow one does not delay the others.
@@ -61,9 +61,8 @@ public struct Readiness: Sendable {
 }
 
 extension Readiness.Check {
-    /// The database answers (`ReadinessStore`).
-    public static func database(_ pool: ConnectionPool) -> Readiness.Check {
-        let store = ReadinessStore(pool: pool)
-        return Readiness.Check(name: "database") { await store.databaseAnswers() }
+    /// The database answers a trivial query (`ReadinessStore`).
+    public static func database(_ store: ReadinessStore) -> Readiness.Check {
+        Readiness.Check(name: "database") { await store.databaseAnswers() }
     }
 }

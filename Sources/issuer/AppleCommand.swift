@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IssuerCore
+import IssuerStorage
 
 /// `issuer apple revocations`: the queue of Apple token revocations (docs/operations.md); `issuer
 /// apple transfer`: moving the app's users to another Apple developer team.

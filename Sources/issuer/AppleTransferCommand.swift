@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import IssuerCore
+import IssuerStorage
 import IssuerServer
 import Logging
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IssuerCore
+import IssuerStorage
 import IssuerServer
 import Logging
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IssuerCore
+import IssuerStorage
 import Postgres
 
 /// `issuer migrate`: applies pending migrations, or lists them with `--status`, which exits 5

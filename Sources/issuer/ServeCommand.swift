@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import IssuerCore
+import IssuerStorage
 import IssuerServer
 import Logging
 import Postgres
@@ -73,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// decision, made once with `issuer keys init` and shared by every process.
     private func prepareKeyRing(_ configuration: Configuration, logger: Logger) throws {
         guard try KeyRingPreflight.check(configuration).isEmpty else { return }
-        let store = KeyRingStore(directory: configuration.keysDirectory)
+        let store = KeyRingDirectory(directory: configuration.keysDirectory)
         let result = try KeyRotation(store: store, policy: KeyRotationPolicy(configuration: configuration), clock: SystemClock()).initialize()
         logger.info("created the development key ring", metadata: ["directory": "\(store.directory.path)", "result": "\(result.message)"])
     }

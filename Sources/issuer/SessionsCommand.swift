@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IssuerCore
+import IssuerStorage
 
 /// `issuer sessions list|revoke` (docs/cli.md).
 struct SessionsCommand: AsyncParsableCommand {

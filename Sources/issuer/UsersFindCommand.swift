@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IssuerCore
+import IssuerStorage
 
 /// `issuer users find --email ADDRESS` or `--provider ID --subject SUB`: the users a support
 /// request names, with their internal `sub` and identities (docs/cli.md). Exit 3 when none.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IssuerCore
+import IssuerStorage
 
 /// `issuer users show SUB`: the user, its identities (with what Google's account-protection
 /// events said of them) and its sessions, Apple's e-mail forwarding state as Apple last reported

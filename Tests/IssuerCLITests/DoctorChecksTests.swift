@@ -1,5 +1,6 @@
 import Foundation
 import IssuerCore
+import IssuerStorage
 @testable import issuer
 import Testing
 import TestSupport
@@ -41,7 +42,7 @@ import TestSupport
         try TestDirectories.withTemporary { directory in
             let clock = ManualClock()
             let rotation = KeyRotation(
-                store: KeyRingStore(directory: directory),
+                store: KeyRingDirectory(directory: directory),
                 policy: KeyRotationPolicy(longestTokenLifetime: .seconds(3600), reloadInterval: .seconds(5)), clock: clock)
             let active = try #require(try rotation.initialize().ring.active)
             let since = active.activatedAt ?? active.createdAt

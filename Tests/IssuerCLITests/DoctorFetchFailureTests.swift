@@ -1,5 +1,6 @@
 import Foundation
 import IssuerCore
+import IssuerStorage
 @testable import issuer
 import Testing
 import TestSupport

@@ -13,7 +13,7 @@ import TestSupport
         try TestDirectories.withTemporary { directory in
             let clock = ManualClock()
             let rotation = KeyRotation(
-                store: KeyRingStore(directory: directory),
+                store: KeyRingDirectory(directory: directory),
                 policy: KeyRotationPolicy(longestTokenLifetime: .seconds(3600), reloadInterval: .seconds(5)), clock: clock)
             try body(rotation, clock, try rotation.initialize())
         }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import IssuerCore
+@testable import IssuerStorage
 import Postgres
 import Testing
 import TestSupport

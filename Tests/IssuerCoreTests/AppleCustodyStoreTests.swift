@@ -1,5 +1,6 @@
 import Foundation
 @testable import IssuerCore
+@testable import IssuerStorage
 import Postgres
 import Testing
 import TestSupport
@@ -14,7 +15,7 @@ struct AppleCustodyStoreTests {
             let store = AppleCustodyStore(pool: pool, provider: "apple")
             let signIns = SignInStore(pool: pool, clock: SystemClock(), refreshTokenTTL: .seconds(3600), sessionMaxAge: .seconds(7200))
             let now = Date()
-            func pending(for subject: String) async throws -> (AppleCustodyStore.Pending, UUID) {
+            func pending(for subject: String) async throws -> (AppleTokenCustody.Pending, UUID) {
                 let user = try await signIns.signIn(SampleSignIn.request(subject: subject)).user.id
                 try await store.queue(
                     sealedCode: [1, 2, 3], userID: user, clientID: "com.example.app", redirectURI: nil, received: now,

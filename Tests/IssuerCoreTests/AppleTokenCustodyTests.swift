@@ -12,23 +12,23 @@ import TestSupport
 struct AppleTokenCustodyTests {
     /// Keeps nothing: answers `keep` with `kept`, hands out `pending` codes, and records every call.
     final class FakeStore: AppleCustodyStoring {
-        let kept: AppleCustodyStore.Kept
+        let kept: AppleTokenCustody.Kept
         private let state: Mutex<(
-            pending: [AppleCustodyStore.Pending], expired: [UUID], calls: [String], held: [(answer: AppleCustodyStore.Held, due: Date)],
-            claimed: [AppleCustodyStore.Held]
+            pending: [AppleTokenCustody.Pending], expired: [UUID], calls: [String], held: [(answer: AppleTokenCustody.Held, due: Date)],
+            claimed: [AppleTokenCustody.Held]
         )>
 
-        init(kept: AppleCustodyStore.Kept = .kept, pending: [AppleCustodyStore.Pending] = [], expired: [UUID] = []) {
+        init(kept: AppleTokenCustody.Kept = .kept, pending: [AppleTokenCustody.Pending] = [], expired: [UUID] = []) {
             self.kept = kept
             state = Mutex((pending, expired, [], [], []))
         }
 
         var calls: [String] { state.withLock { $0.calls } }
         /// The answers held, as `hold` stored them (claimed ones gone until rescheduled).
-        var held: [AppleCustodyStore.Held] { state.withLock { $0.held.map(\.answer) } }
+        var held: [AppleTokenCustody.Held] { state.withLock { $0.held.map(\.answer) } }
         private func record(_ call: String) { state.withLock { $0.calls.append(call) } }
 
-        func keep(sealed: [UInt8], userID: UUID, clientID: String, appleSubject: String, now: Date) async throws -> AppleCustodyStore.Kept {
+        func keep(sealed: [UInt8], userID: UUID, clientID: String, appleSubject: String, now: Date) async throws -> AppleTokenCustody.Kept {
             record("keep \(clientID) \(appleSubject)")
             return kept
         }
@@ -48,14 +48,14 @@ struct AppleTokenCustodyTests {
             }
         }
 
-        func claimNext(now: Date, leaseEnd: Date) async throws -> AppleCustodyStore.Pending? {
+        func claimNext(now: Date, leaseEnd: Date) async throws -> AppleTokenCustody.Pending? {
             state.withLock { state in
                 state.calls.append("claimNext")
                 return state.pending.isEmpty ? nil : state.pending.removeFirst()
             }
         }
 
-        func keepPending(_ pending: AppleCustodyStore.Pending, sealed: [UInt8], appleSubject: String, now: Date) async throws -> AppleCustodyStore.Kept {
+        func keepPending(_ pending: AppleTokenCustody.Pending, sealed: [UInt8], appleSubject: String, now: Date) async throws -> AppleTokenCustody.Kept {
             record("keepPending \(appleSubject)")
             return kept
         }
@@ -71,12 +71,12 @@ struct AppleTokenCustodyTests {
         ) async throws {
             state.withLock { state in
                 state.calls.append("hold \(clientID) \(nextAttempt.timeIntervalSince(received)) \(pendingID == nil ? "-" : "pending")")
-                state.held.append((AppleCustodyStore.Held(
+                state.held.append((AppleTokenCustody.Held(
                     id: UUID(), userID: userID, clientID: clientID, sealedAnswer: sealedAnswer, receivedAt: received, attempts: 0), nextAttempt))
             }
         }
 
-        func claimNextHeld(now: Date, leaseEnd: Date) async throws -> AppleCustodyStore.Held? {
+        func claimNextHeld(now: Date, leaseEnd: Date) async throws -> AppleTokenCustody.Held? {
             state.withLock { state in
                 state.calls.append("claimNextHeld")
                 guard let index = state.held.firstIndex(where: { $0.due <= now }) else { return nil }
@@ -87,7 +87,7 @@ struct AppleTokenCustodyTests {
             }
         }
 
-        func keepHeld(_ held: AppleCustodyStore.Held, sealed: [UInt8], appleSubject: String, now: Date) async throws -> AppleCustodyStore.Kept {
+        func keepHeld(_ held: AppleTokenCustody.Held, sealed: [UInt8], appleSubject: String, now: Date) async throws -> AppleTokenCustody.Kept {
             record("keepHeld \(appleSubject)")
             return kept
         }
@@ -135,8 +135,8 @@ struct AppleTokenCustodyTests {
         return .init(status: 200, body: String(decoding: body, as: UTF8.self))
     }
 
-    func pending(attempts: Int, expiresIn lifetime: TimeInterval) throws -> AppleCustodyStore.Pending {
-        AppleCustodyStore.Pending(
+    func pending(attempts: Int, expiresIn lifetime: TimeInterval) throws -> AppleTokenCustody.Pending {
+        AppleTokenCustody.Pending(
             id: UUID(), userID: userID, clientID: "com.example.app", redirectURI: nil,
             sealedCode: try vault.seal("code", kind: .authorizationCode, userID: userID), attempts: attempts,
             expiresAt: clock.now.addingTimeInterval(lifetime))
@@ -182,8 +182,8 @@ struct AppleTokenCustodyTests {
     @Test("a token that is another Apple account's, or whose user is gone, or whose id_token fails, is revoked at once")
     func unkeptIsRevoked() async throws {
         for (kept, idToken, event) in [
-            (AppleCustodyStore.Kept.notTheirs, nil, "mismatched"), (.userGone, nil, "redeemed"), (.kept, "not.a.token", "unverified"),
-        ] as [(AppleCustodyStore.Kept, String?, String)] {
+            (AppleTokenCustody.Kept.notTheirs, nil, "mismatched"), (.userGone, nil, "redeemed"), (.kept, "not.a.token", "unverified"),
+        ] as [(AppleTokenCustody.Kept, String?, String)] {
             let store = FakeStore(kept: kept)
             let endpoints = FakeAppleEndpoints(token: try redeemed(subject: "apple.sub", idToken: idToken))
             let revocations = FakeAppleRevocationStore()
@@ -244,10 +244,10 @@ struct AppleTokenCustodyTests {
     func heldAnswerSettled() async throws {
         // Keys unreachable: held, and the worker's pass leaves it waiting, revoking nothing.
         for (kept, idToken, calls, revoked, event) in [
-            (AppleCustodyStore.Kept.kept, nil, ["keepHeld apple.sub"], 0, "redeemed"),
+            (AppleTokenCustody.Kept.kept, nil, ["keepHeld apple.sub"], 0, "redeemed"),
             (.notTheirs, nil, ["keepHeld apple.sub"], 1, "mismatched"),
             (.kept, try keys.identityToken(subject: "apple.sub", audience: "com.example.other"), ["dropHeld"], 1, "unverified"),
-        ] as [(AppleCustodyStore.Kept, String?, [String], Int, String)] {
+        ] as [(AppleTokenCustody.Kept, String?, [String], Int, String)] {
             let store = FakeStore(kept: kept)
             let endpoints = FakeAppleEndpoints(token: try redeemed(subject: "apple.sub", idToken: idToken))
             let fetcher = StubJWKSFetcher(serving: keys)

@@ -12,19 +12,19 @@ import TestSupport
 @Suite("Authorization code grant decisions, without a database (reference: Hosted sign-in)")
 struct AuthorizationCodeGrantDecisionTests {
     final class Codes: AuthorizationCodeStoring {
-        let redeemed: AuthorizationCodeStore.Redeemed?
+        let redeemed: AuthorizationCodeGrant.Redeemed?
         private let asked = Mutex<(redeemed: [String], spent: Int)>(([], 0))
         var challenges: [String] { asked.withLock { $0.redeemed } }
         var spent: Int { asked.withLock { $0.spent } }
 
-        init(_ redeemed: AuthorizationCodeStore.Redeemed?) {
+        init(_ redeemed: AuthorizationCodeGrant.Redeemed?) {
             self.redeemed = redeemed
         }
 
         func redeem(
             code: AuthorizationCode, clientID: String, redirectURI: String, codeChallenge: String, refreshToken: RefreshToken,
             refreshTokenExpiresAt: Date, now: Date, dpopThumbprint: String?
-        ) async throws -> AuthorizationCodeStore.Redeemed? {
+        ) async throws -> AuthorizationCodeGrant.Redeemed? {
             asked.withLock { $0.redeemed.append(codeChallenge) }
             return redeemed
         }
@@ -40,7 +40,7 @@ struct AuthorizationCodeGrantDecisionTests {
 
     static func grant(_ codes: Codes, clock: ManualClock) -> AuthorizationCodeGrant {
         AuthorizationCodeGrant(
-            codes: codes, clients: clients, responder: TokenResponder(signer: TokenSigning.signer(clock), ring: { TokenSigning.ring }),
+            store: codes, clients: clients, responder: TokenResponder(signer: TokenSigning.signer(clock), ring: { TokenSigning.ring }),
             clock: clock, refreshTokenTTL: .seconds(3600))
     }
 

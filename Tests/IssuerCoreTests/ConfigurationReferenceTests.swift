@@ -1,5 +1,6 @@
 import Foundation
 @testable import IssuerCore
+@testable import IssuerStorage
 import Testing
 
 /// Issue 13: docs/configuration.md is generated from the settings table, and the table says

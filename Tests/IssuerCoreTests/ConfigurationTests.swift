@@ -1,5 +1,6 @@
 import Foundation
 import IssuerCore
+import IssuerStorage
 import Logging
 import Testing
 import TestSupport

@@ -4,7 +4,7 @@ import Synchronization
 
 /// `HostedSignInStoring` in memory, for the hosted flow's decisions without a database: every
 /// sign-in is recorded and answered with a new user and code, and spends its state, so a second
-/// sign-in with the same state throws `SignInStore.StateAlreadySpent` as the statement does.
+/// sign-in with the same state throws `StateAlreadySpent` as the statement does.
 final class FakeHostedSignInStore: HostedSignInStoring {
     private let state = Mutex<(requests: [SignInRequest], spent: Set<[UInt8]>)>(([], []))
     private let clock: any WallClock
@@ -21,7 +21,7 @@ final class FakeHostedSignInStore: HostedSignInStoring {
         stateHash: [UInt8], stateExpiresAt: Date
     ) async throws -> (signIn: SignIn, code: AuthorizationCode) {
         try state.withLock {
-            guard $0.spent.insert(stateHash).inserted else { throw SignInStore.StateAlreadySpent() }
+            guard $0.spent.insert(stateHash).inserted else { throw StateAlreadySpent() }
             $0.requests.append(request)
         }
         let user = UserProfile(

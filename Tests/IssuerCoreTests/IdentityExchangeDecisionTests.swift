@@ -106,10 +106,10 @@ struct IdentityExchangeDecisionTests {
     @Test("storage's answers: a disabled identity is 400 invalid_grant, an unreachable database 503, any other failure 500 without detail")
     func storageAnswers() async throws {
         let token = { [self] in try apple.identityToken(issuedAt: clock.now) }
-        let disabled = try await run(exchange(Store { _ in throw SignInStore.IdentityDisabled() }), token())
+        let disabled = try await run(exchange(Store { _ in throw IdentityDisabled() }), token())
         #expect(disabled.failure?.code == .invalidGrant)
         #expect(disabled.failure?.statusCode == 400)
-        #expect(disabled.failure?.description == SignInStore.IdentityDisabled.description)
+        #expect(disabled.failure?.description == IdentityDisabled.description)
         let down = try await run(exchange(Store { _ in throw PostgresError.unavailable("gone") }), token())
         #expect(down.failure?.code == .temporarilyUnavailable)
         #expect(down.failure?.statusCode == 503)

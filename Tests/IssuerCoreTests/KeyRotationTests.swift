@@ -7,7 +7,7 @@ import TestSupport
 
 @Suite struct KeyRotationTests {
     static func rotation(_ directory: URL, _ clock: ManualClock) -> KeyRotation {
-        KeyRotation(store: KeyRingStore(directory: directory), policy: KeyFixtures.policy, clock: clock)
+        KeyRotation(store: KeyRingDirectory(directory: directory), policy: KeyFixtures.policy, clock: clock)
     }
 
     @Test func lifecycleFollowsTheSpecTiming() throws {
@@ -240,7 +240,7 @@ import TestSupport
             _ = try Self.rotation(directory, clock).initialize()
             for window in 0..<3 {
                 clock.advance(by: 360)
-                let before = try KeyRingStore(directory: directory).load()
+                let before = try KeyRingDirectory(directory: directory).load()
                 let outcomes = Mutex<[Result<String, any Error>]>([])
                 // Separate KeyRotation values, as two processes would have; each opens its own lock file descriptor.
                 DispatchQueue.concurrentPerform(iterations: 2) { _ in
@@ -258,7 +258,7 @@ import TestSupport
                 if case .tooEarly? = losers.first as? KeyRotationError {} else {
                     Issue.record("loser failed with \(String(describing: losers.first)), expected tooEarly")
                 }
-                let after = try KeyRingStore(directory: directory).load()
+                let after = try KeyRingDirectory(directory: directory).load()
                 #expect(after.active?.kid == before.next?.kid)
                 #expect(after.retired.count == window + 1)
             }

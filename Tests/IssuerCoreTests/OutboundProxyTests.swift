@@ -1,5 +1,6 @@
 import Foundation
 import IssuerCore
+import IssuerStorage
 import Testing
 
 /// docs/reference.md, "Outbound proxy": `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY`, read once at

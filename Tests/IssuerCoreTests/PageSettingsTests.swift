@@ -1,5 +1,6 @@
 import Foundation
 import IssuerCore
+import IssuerStorage
 import Testing
 import TestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import IssuerCore
+import IssuerStorage
 import Testing
 
 /// docs/reference.md, "Faults and bad input": Apple's endpoints over `https`, plain `http` only to loopback, refused at start with

@@ -1,4 +1,5 @@
 import IssuerCore
+import IssuerStorage
 
 /// A sign-in as the native exchange hands it to the store (docs/reference.md, "Native sign-in"),
 /// for the suites that write sessions through `SignInStore`.

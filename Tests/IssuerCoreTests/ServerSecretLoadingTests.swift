@@ -8,28 +8,9 @@ import Testing
 /// "Configuration"); the store's statement is tested against PostgreSQL in `ServerSecretTests`.
 @Suite("Server secret loading")
 struct ServerSecretLoadingTests {
-    /// Keeps the first secret offered, as the table's one row does, and records each offer.
-    final class FakeStore: ServerSecretStoring {
-        private let state: Mutex<(kept: [UInt8]?, offers: [[UInt8]])>
-
-        init(kept: [UInt8]? = nil) {
-            state = Mutex((kept, []))
-        }
-
-        var offers: [[UInt8]] { state.withLock { $0.offers } }
-
-        func secret(offering candidate: [UInt8]) async throws -> [UInt8] {
-            state.withLock { state in
-                state.offers.append(candidate)
-                if state.kept == nil { state.kept = candidate }
-                return state.kept!
-            }
-        }
-    }
-
     @Test("a configured secret is used and the store is never asked")
     func configuredWins() async throws {
-        let store = FakeStore(kept: [UInt8](repeating: 9, count: 32))
+        let store = InMemoryServerSecretStore(kept: [UInt8](repeating: 9, count: 32))
         let configured = [UInt8](repeating: 7, count: 32)
         let secret = try await ServerSecret.load(configured: Secret(configured), store: store)
         #expect(secret.key(for: "label") == ServerSecret(bytes: configured).key(for: "label"))
@@ -39,7 +20,7 @@ struct ServerSecretLoadingTests {
     @Test("without one, the kept secret wins over the fresh 256-bit candidate offered")
     func keptWins() async throws {
         let kept = [UInt8](repeating: 9, count: 32)
-        let store = FakeStore(kept: kept)
+        let store = InMemoryServerSecretStore(kept: kept)
         let secret = try await ServerSecret.load(configured: nil, store: store)
         #expect(secret.key(for: "label") == ServerSecret(bytes: kept).key(for: "label"))
         #expect(store.offers.count == 1)
@@ -49,7 +30,7 @@ struct ServerSecretLoadingTests {
 
     @Test("with none kept, two loads agree on the first candidate")
     func firstCandidateKept() async throws {
-        let store = FakeStore()
+        let store = InMemoryServerSecretStore()
         let first = try await ServerSecret.load(configured: nil, store: store)
         let second = try await ServerSecret.load(configured: nil, store: store)
         #expect(first.key(for: "label") == second.key(for: "label"))

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import IssuerCore
+import IssuerStorage
 import Postgres
 import Testing
 import TestSupport

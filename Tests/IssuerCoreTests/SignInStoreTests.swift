@@ -1,5 +1,6 @@
 import Foundation
 import IssuerCore
+import IssuerStorage
 import Postgres
 import Testing
 import TestSupport

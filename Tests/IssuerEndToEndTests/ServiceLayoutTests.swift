@@ -1,5 +1,6 @@
 import Foundation
 import IssuerCore
+import IssuerStorage
 import Postgres
 import Testing
 import TestSupport
@@ -45,7 +46,7 @@ struct ServiceLayoutTests {
             // Where an operator's shell happens to be: no cluster, no ring.
             let home = try TestDirectories.created("home")
             defer { TestDirectories.remove(home) }
-            let active = try #require(try KeyRingStore(directory: ring).load().active?.kid)
+            let active = try #require(try KeyRingDirectory(directory: ring).load().active?.kid)
 
             let show = try await IssuerInvocation.run(["users", "show", user.subject, "--env-file", file.path], in: home)
             #expect(show.code == 0 && show.stdout.contains("layout@example.com"), "\(show.stderr)")

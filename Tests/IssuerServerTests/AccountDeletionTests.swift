@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import IssuerCore
+import IssuerStorage
 @testable import IssuerServer
 import Logging
 import Postgres
@@ -285,7 +286,7 @@ struct AccountDeletionTests {
                 store: AppleRevocationStore(pool: fixture.pool), vault: AppleTokenVault(secret: AppleTestRig.secret), api: nil,
                 clock: fixture.clock, events: UncountedAccountEvents()
             ).prune()
-            try await ReceivedEventStore.prune(pool: fixture.pool, now: now)
+            try await ReceivedEventStore(pool: fixture.pool).prune(now: now)
             let kept = try await fixture.pool.query("SELECT client_id FROM apple_revocations ORDER BY client_id").rows.map { try $0.decode(String.self, column: "client_id") }
             #expect(kept == ["old.pending", "recent.finished"])
             #expect(try await fixture.pool.query("SELECT jti FROM received_events").rows.map { try $0.decode(String.self, column: "jti") } == ["new"])

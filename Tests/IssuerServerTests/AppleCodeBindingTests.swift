@@ -141,7 +141,7 @@ struct AppleCodeBindingTests {
                 rig.apple.mode = .hanging
                 let requestsBefore = rig.apple.state.withLock { $0.tokenRequests }
                 let custody = IssuerServices(dependencies, keys: KeyRingMonitor(
-                    store: KeyRingStore(directory: rig.fixture.configuration.keysDirectory), clock: rig.fixture.clock,
+                    store: KeyRingDirectory(directory: rig.fixture.configuration.keysDirectory), clock: rig.fixture.clock,
                     logger: dependencies.logger, signerTiming: SignerTiming(configuration: rig.fixture.configuration))).appleCustody
                 let pass = Task { try await custody.retryPending(timeout: .seconds(10), logger: dependencies.logger) }
                 #expect(try await AppleTestRig.eventually { rig.apple.state.withLock { $0.tokenRequests } == requestsBefore + 1 })

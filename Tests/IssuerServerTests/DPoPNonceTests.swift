@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import IssuerCore
+import IssuerStorage
 import Synchronization
 import Testing
 import TestSupport

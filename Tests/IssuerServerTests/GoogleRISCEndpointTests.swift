@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import IssuerCore
+import IssuerStorage
 @testable import IssuerServer
 import JOSE
 import Testing

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import IssuerCore
+import IssuerStorage
 @testable import IssuerServer
 import Logging
 import Postgres
@@ -140,7 +141,7 @@ struct IssuerTestFixture {
 
     /// The ring on disk, as the server loaded it.
     func ring() throws -> KeyRing {
-        try KeyRingStore(directory: keysDirectory).load()
+        try KeyRingDirectory(directory: keysDirectory).load()
     }
 
     /// Closes the test's pool and every application pool, and removes the key ring it made.

@@ -71,7 +71,7 @@ struct JWKSEndpointTests {
                 let oldToken = before.json["access_token"] as! String
                 let oldKid = try #require(try fixture.ring().active?.kid)
                 _ = try KeyRotation(
-                    store: KeyRingStore(directory: fixture.keysDirectory),
+                    store: KeyRingDirectory(directory: fixture.keysDirectory),
                     policy: KeyRotationPolicy(configuration: fixture.configuration), clock: SystemClock()
                 ).rotate(force: true)
                 var jwks = ""

@@ -10,7 +10,7 @@ struct KeyRingMonitorTests {
     @Test("a rotation is picked up; a corrupted ring is rejected and the previous one kept")
     func reload() throws {
         let directory = try TestKeyRing.make()
-        let store = KeyRingStore(directory: directory)
+        let store = KeyRingDirectory(directory: directory)
         let monitor = KeyRingMonitor(store: store, clock: SystemClock(), logger: Logger(label: "test"))
         #expect(monitor.reload() == nil)
         let before = monitor.current
@@ -38,7 +38,7 @@ struct KeyRingMonitorTests {
     func vanishedRing(how: String) throws {
         let directory = try TestKeyRing.make()
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
-        let store = KeyRingStore(directory: directory)
+        let store = KeyRingDirectory(directory: directory)
         let monitor = KeyRingMonitor(store: store, clock: SystemClock(), logger: Logger(label: "test"))
         #expect(monitor.reload() == nil)
         let before = monitor.current
@@ -68,7 +68,7 @@ struct KeyRingMonitorTests {
     @Test("before any ring is in use, an empty directory is simply the empty ring")
     func emptyAtStart() throws {
         let directory = TestDirectories.make("no-keys")
-        let monitor = KeyRingMonitor(store: KeyRingStore(directory: directory), clock: SystemClock(), logger: Logger(label: "test"))
+        let monitor = KeyRingMonitor(store: KeyRingDirectory(directory: directory), clock: SystemClock(), logger: Logger(label: "test"))
         #expect(monitor.reload() == nil)
         #expect(monitor.current.ring.isEmpty)
     }
@@ -77,7 +77,7 @@ struct KeyRingMonitorTests {
     func recordsSignerTiming() throws {
         let directory = try TestKeyRing.make()
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
-        let store = KeyRingStore(directory: directory)
+        let store = KeyRingDirectory(directory: directory)
         #expect(try store.load().signerTiming == nil)
         let long = SignerTiming(longestTokenLifetime: 86_400, reloadInterval: 30)
         let monitor = KeyRingMonitor(store: store, clock: SystemClock(), logger: Logger(label: "test"), signerTiming: long)
@@ -95,7 +95,7 @@ struct KeyRingMonitorTests {
     @Test("an unchanged ring is not re-parsed, and the JWKS bytes stay identical")
     func unchanged() throws {
         let directory = try TestKeyRing.make()
-        let monitor = KeyRingMonitor(store: KeyRingStore(directory: directory), clock: SystemClock(), logger: Logger(label: "test"))
+        let monitor = KeyRingMonitor(store: KeyRingDirectory(directory: directory), clock: SystemClock(), logger: Logger(label: "test"))
         monitor.reload()
         let first = monitor.current
         monitor.reload()

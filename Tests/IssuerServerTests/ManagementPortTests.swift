@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import IssuerCore
+import IssuerStorage
 import IssuerServer
 import Testing
 import TestSupport

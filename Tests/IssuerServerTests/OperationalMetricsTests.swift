@@ -67,7 +67,7 @@ struct OperationalMetricsTests {
         defer { TestDirectories.remove(directory) }
         let clock = ManualClock(Date())
         let metrics = ServerMetrics()
-        let store = KeyRingStore(directory: directory)
+        let store = KeyRingDirectory(directory: directory)
         let monitor = KeyRingMonitor(store: store, clock: clock, logger: Logger(label: "test"), metrics: metrics)
         #expect(monitor.reload() == nil)
         let firstSuccess = clock.now.timeIntervalSince1970

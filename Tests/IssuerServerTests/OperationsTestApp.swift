@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import IssuerCore
+import IssuerStorage
 import IssuerServer
 import Logging
 import Postgres

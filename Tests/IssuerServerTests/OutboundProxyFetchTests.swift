@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HummingbirdTesting
 import IssuerCore
+import IssuerStorage
 @testable import IssuerServer
 import Logging
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import IssuerCore
+import IssuerStorage
 @testable import IssuerServer
 import Postgres
 import Testing

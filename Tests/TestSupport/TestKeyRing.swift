@@ -7,7 +7,7 @@ public enum TestKeyRing {
     public static func make(clock: any WallClock = SystemClock()) throws -> URL {
         let directory = TestDirectories.make("keys")
         let rotation = KeyRotation(
-            store: KeyRingStore(directory: directory),
+            store: KeyRingDirectory(directory: directory),
             policy: KeyRotationPolicy(longestTokenLifetime: .seconds(3600), reloadInterval: .seconds(5)), clock: clock)
         _ = try rotation.initialize()
         return directory

@@ -7,7 +7,7 @@ import Logging
 /// (`SessionProof`). Links are explicit and made from a signed-in session: never by e-mail here.
 public struct AccountIdentities: Sendable {
     private let exchanges: ProviderExchanges
-    private let store: AccountIdentitiesStore
+    private let store: any AccountIdentitiesStoring
     private let revocations: AppleRevocationQueue
     private let clock: any WallClock
     private let immediateTimeout: Duration
@@ -17,7 +17,7 @@ public struct AccountIdentities: Sendable {
     ///   told when their identity leaves a user (`DeletionNoticeQueue.providers`): an unlink tells
     ///   them as a deletion does.
     package init(
-        exchanges: ProviderExchanges, store: AccountIdentitiesStore, revocations: AppleRevocationQueue,
+        exchanges: ProviderExchanges, store: any AccountIdentitiesStoring, revocations: AppleRevocationQueue,
         clock: any WallClock, events: any AccountEvents = UncountedAccountEvents(), immediateTimeout: Duration = .seconds(2)
     ) {
         self.events = events
@@ -63,7 +63,7 @@ public struct AccountIdentities: Sendable {
             throw .invalidRequest("authorization_code must be at most \(AppleTokenCustody.maximumCodeLength) bytes without control characters.")
         }
         let identity = try await exchange.verifiedIdentity(credential, nonce: nonce)
-        let outcome: AccountIdentitiesStore.Linked
+        let outcome: AccountIdentities.Linked
         do {
             outcome = try await store.link(identity, userID: proven.userID, sessionID: proven.sessionID, now: clock.now)
         } catch {
@@ -94,7 +94,7 @@ public struct AccountIdentities: Sendable {
     /// Unlinks the user's identity of `provider`; the last one stays (delete the account instead).
     /// Unlinking Apple revokes the Apple token held, as account deletion does.
     public func unlink(provider: String, by proven: SessionProof.Proven, logger: Logger) async throws(OAuthError) {
-        let outcome: AccountIdentitiesStore.Unlinked
+        let outcome: AccountIdentities.Unlinked
         do {
             outcome = try await store.unlink(provider: provider, userID: proven.userID, sessionID: proven.sessionID, now: clock.now)
         } catch {

@@ -7,10 +7,10 @@ import Logging
 /// everywhere else") needs the two proofs of one session (`SessionProof`), as every account
 /// change does.
 public struct AccountSessions: Sendable {
-    private let store: AccountSessionsStore
+    private let store: any AccountSessionsStoring
     private let clock: any WallClock
 
-    package init(store: AccountSessionsStore, clock: any WallClock) {
+    package init(store: any AccountSessionsStoring, clock: any WallClock) {
         self.store = store
         self.clock = clock
     }

@@ -11,4 +11,11 @@ public struct AppleAccountState: Sendable {
     public var heldTokens: [(clientID: String, since: Date)]
     /// Authorization codes still waiting for Apple.
     public var pendingCodes: Int
+
+    package init(emailForwarding: String? = nil, emailForwardingChangedAt: Date? = nil, heldTokens: [(clientID: String, since: Date)], pendingCodes: Int) {
+        self.emailForwarding = emailForwarding
+        self.emailForwardingChangedAt = emailForwardingChangedAt
+        self.heldTokens = heldTokens
+        self.pendingCodes = pendingCodes
+    }
 }

@@ -14,6 +14,14 @@ public struct DeletionNoticeQueue: Sendable {
         var provider: String
         var subject: String
         var attempts: Int
+
+        package init(id: UUID, userID: UUID, provider: String, subject: String, attempts: Int) {
+            self.id = id
+            self.userID = userID
+            self.provider = provider
+            self.subject = subject
+            self.attempts = attempts
+        }
     }
 
     /// How long a finished row (internal id, provider, times, outcome) is kept for operators.

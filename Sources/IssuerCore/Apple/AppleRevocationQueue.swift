@@ -15,6 +15,14 @@ public struct AppleRevocationQueue: Sendable {
         var clientID: String
         var sealed: [UInt8]
         var attempts: Int
+
+        package init(id: UUID, userID: UUID, clientID: String, sealed: [UInt8], attempts: Int) {
+            self.id = id
+            self.userID = userID
+            self.clientID = clientID
+            self.sealed = sealed
+            self.attempts = attempts
+        }
     }
 
     /// One row as `issuer apple revocations` lists it; never the token.
@@ -37,6 +45,18 @@ public struct AppleRevocationQueue: Sendable {
         public var finishedAt: Date?
         /// `revoked` or `already_invalid` once finished.
         public var outcome: String?
+
+        package init(id: UUID, userID: UUID, clientID: String, createdAt: Date, attempts: Int, nextAttemptAt: Date, lastError: String? = nil, finishedAt: Date? = nil, outcome: String? = nil) {
+            self.id = id
+            self.userID = userID
+            self.clientID = clientID
+            self.createdAt = createdAt
+            self.attempts = attempts
+            self.nextAttemptAt = nextAttemptAt
+            self.lastError = lastError
+            self.finishedAt = finishedAt
+            self.outcome = outcome
+        }
     }
 
     /// How long a claimed row is left alone: longer than any send's deadline.

@@ -36,7 +36,7 @@ public struct AppleTeamTransfer: Sendable {
         }
     }
 
-    private let store: AppleTransferStore
+    private let store: any AppleTransferStoring
     private let api: AppleTokenAPI
     private let clock: any WallClock
     private let attempts: Int
@@ -48,7 +48,7 @@ public struct AppleTeamTransfer: Sendable {
     ///   - api: the developer credentials of the side this runs on.
     ///   - firstWait: the wait before the second try of a call; it doubles after each.
     package init(
-        store: AppleTransferStore, api: AppleTokenAPI, clock: any WallClock, attempts: Int = 5, firstWait: Duration = .seconds(1),
+        store: any AppleTransferStoring, api: AppleTokenAPI, clock: any WallClock, attempts: Int = 5, firstWait: Duration = .seconds(1),
         timeout: Duration = .seconds(10)
     ) {
         self.store = store

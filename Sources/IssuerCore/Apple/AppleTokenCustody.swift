@@ -226,7 +226,7 @@ public struct AppleTokenCustody: Sendable {
     private func settle(
         _ refreshToken: String, idToken: String?, clientID: String, userID: UUID, logger: Logger, metadata: Logger.Metadata,
         hold: (_ sealedAnswer: [UInt8], _ received: Date, _ reason: String) async throws -> Void,
-        store keep: (_ sealed: [UInt8], _ appleSubject: String) async throws -> AppleCustodyStore.Kept
+        store keep: (_ sealed: [UInt8], _ appleSubject: String) async throws -> AppleTokenCustody.Kept
     ) async {
         let received = clock.now
         guard let idToken else {
@@ -257,7 +257,7 @@ public struct AppleTokenCustody: Sendable {
             await refuse(refreshToken, error, clientID: clientID, userID: userID, logger: logger, metadata: metadata)
             return
         }
-        let kept: AppleCustodyStore.Kept
+        let kept: AppleTokenCustody.Kept
         do {
             kept = try await keep(try vault.seal(refreshToken, kind: .refreshToken, userID: userID), subject)
         } catch {
@@ -283,7 +283,7 @@ public struct AppleTokenCustody: Sendable {
 
     /// What a verified answer's token became: held, or revoked when no user may hold it.
     private func record(
-        _ kept: AppleCustodyStore.Kept, refreshToken: String, clientID: String, userID: UUID, logger: Logger, metadata: Logger.Metadata
+        _ kept: AppleTokenCustody.Kept, refreshToken: String, clientID: String, userID: UUID, logger: Logger, metadata: Logger.Metadata
     ) async {
         switch kept {
         case .kept:

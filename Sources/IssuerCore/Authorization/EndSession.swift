@@ -40,14 +40,14 @@ public struct EndSession: Sendable {
     private let issuer: String
     private let clients: ClientRegistry
     private let ring: @Sendable () -> KeyRing
-    private let revocation: SessionRevocationStore
+    private let revocation: any SessionRevocationStoring
     private let clock: any WallClock
 
     /// - Parameters:
     ///   - issuer: `ISSUER_URL`, the `iss` a hint must carry.
     ///   - ring: the current key ring; a hint must be signed by one of its published keys.
     public init(
-        issuer: String, clients: ClientRegistry, ring: @escaping @Sendable () -> KeyRing, revocation: SessionRevocationStore,
+        issuer: String, clients: ClientRegistry, ring: @escaping @Sendable () -> KeyRing, revocation: any SessionRevocationStoring,
         clock: any WallClock
     ) {
         self.issuer = issuer

@@ -240,14 +240,14 @@ public struct HostedSignIn: Sendable {
                 authorization: request, codeLifetime: AuthorizationCode.lifetime,
                 stateHash: Self.stateHash(state),
                 stateExpiresAt: Date(timeIntervalSince1970: TimeInterval(state.expiresAt)))
-        } catch is SignInStore.StateAlreadySpent {
+        } catch is StateAlreadySpent {
             // A replayed callback: the state signed someone in already (docs/reference.md, "Hosted sign-in").
             logger.info("hosted sign-in refused", metadata: ["reason": "state already used", "client_id": "\(request.clientID)"])
             return Self.alreadyUsed
-        } catch is SignInStore.IdentityDisabled {
+        } catch is IdentityDisabled {
             // docs/reference.md, "Google's account-protection events": Google disabled the account for hijacking.
             return failure(request, provider: identity.provider, logger: logger)(
-                .accessDenied, SignInStore.IdentityDisabled.description, "identity disabled (hijacking)")
+                .accessDenied, IdentityDisabled.description, "identity disabled (hijacking)")
         } catch {
             let mapped = OAuthError.storage(error)
             return failure(request, provider: identity.provider, logger: logger)(

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Postgres
 
 /// Every setting (docs/reference.md, "Configuration"), validated. Built once at start from the environment with the
 /// command line's flags laid over it; nothing reads the environment after that.
@@ -119,7 +118,9 @@ public struct Configuration: Sendable {
     }
 
     /// Validates every setting; throws for the first bad one, in the order (docs/reference.md, "Configuration").
-    public init(environment: [String: String]) throws {
+    /// - Parameter databaseURLProblem: what is wrong with a database URL as the database's client
+    ///   library reads it; nil when nothing is (`Configuration(environment:)` asks libpq).
+    public init(environment: [String: String], databaseURLProblem: (String) -> String?) throws {
         let reader = ConfigurationReader(environment: try ConfigurationReader.resolvingSecretFiles(environment))
         issuerURL = try reader.url("ISSUER_URL", default: "http://127.0.0.1:8080")
         host = reader.string("ISSUER_HOST", default: "127.0.0.1")
@@ -131,7 +132,7 @@ public struct Configuration: Sendable {
             throw reader.invalid("ISSUER_OPS_PORT", "must differ from ISSUER_PORT (the management listener is a second listener)")
         }
         databaseURL = reader.string("ISSUER_DATABASE_URL").map(Secret.init)
-        if let databaseURL, let problem = ConnectionString.problem(in: databaseURL.revealed) {
+        if let databaseURL, let problem = databaseURLProblem(databaseURL.revealed) {
             // libpq's complaint alone (`missing "…" after "…"`, its quotes redacted: they may hold
             // the password) does not say what would be right.
             throw reader.invalid("ISSUER_DATABASE_URL", """

@@ -36,13 +36,10 @@ public struct AuthorizationCodeGrant: Sendable {
     private let clock: any WallClock
     private let refreshTokenTTL: TimeInterval
 
-    /// - Parameter refreshTokenTTL: `ISSUER_REFRESH_TOKEN_TTL`.
-    public init(store: AuthorizationCodeStore, clients: ClientRegistry, responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Duration) {
-        self.init(codes: store, clients: clients, responder: responder, clock: clock, refreshTokenTTL: refreshTokenTTL)
-    }
-
-    /// The grant over any storage: how its decisions are tested without a database.
-    init(codes store: any AuthorizationCodeStoring, clients: ClientRegistry, responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Duration) {
+    /// - Parameters:
+    ///   - store: the codes' storage: `AuthorizationCodeStore`, or a fake for the decision tests.
+    ///   - refreshTokenTTL: `ISSUER_REFRESH_TOKEN_TTL`.
+    public init(store: any AuthorizationCodeStoring, clients: ClientRegistry, responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Duration) {
         self.store = store
         self.clients = clients
         self.responder = responder
@@ -63,7 +60,7 @@ public struct AuthorizationCodeGrant: Sendable {
         let code = AuthorizationCode(value: request.code)
         let refreshToken = RefreshToken.generate()
         let now = clock.now
-        let redeemed: AuthorizationCodeStore.Redeemed?
+        let redeemed: AuthorizationCodeGrant.Redeemed?
         do {
             redeemed = try await store.redeem(
                 code: code, clientID: client.clientID, redirectURI: request.redirectURI,

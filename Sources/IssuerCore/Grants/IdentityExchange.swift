@@ -161,10 +161,10 @@ public struct IdentityExchange: Sendable {
                 clientID: client.clientID, scopes: scopes, nonce: request.nonce,
                 userAgent: request.userAgent, clientIP: request.clientIP, dpopThumbprint: request.dpopThumbprint)
             signIn = try await store.signIn(signInRequest)
-        } catch is SignInStore.IdentityDisabled {
+        } catch is IdentityDisabled {
             // docs/reference.md, "Google's account-protection events": Google disabled the account for hijacking.
             logger.info("sign-in refused", metadata: ["provider": "\(identity.provider)", "reason": "identity disabled by the provider"])
-            throw OAuthError.invalidGrant(SignInStore.IdentityDisabled.description, debug: "identity disabled (hijacking)")
+            throw OAuthError.invalidGrant(IdentityDisabled.description, debug: "identity disabled (hijacking)")
         } catch {
             throw OAuthError.storage(error)
         }

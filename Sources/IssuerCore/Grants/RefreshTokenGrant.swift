@@ -48,20 +48,11 @@ public struct RefreshTokenGrant: Sendable {
     private let events: any AccountEvents
 
     /// - Parameters:
+    ///   - stores: the rotation and the revocation on reuse: `RefreshGrantStores` over PostgreSQL,
+    ///     or a fake for the decision tests.
     ///   - secret: the server secret; successors are derived under its `refresh-token-successor` subkey.
     ///   - events: told of every detected reuse (for metrics).
     public init(
-        store: RefreshRotationStore, revocation: SessionRevocationStore, clients: ClientRegistry, secret: ServerSecret,
-        responder: TokenResponder, clock: any WallClock, refreshTokenTTL: Duration, grace: Duration,
-        events: any AccountEvents = UncountedAccountEvents()
-    ) {
-        self.init(
-            stores: RefreshGrantStores(rotation: store, revocation: revocation), clients: clients, secret: secret,
-            responder: responder, clock: clock, refreshTokenTTL: refreshTokenTTL, grace: grace, events: events)
-    }
-
-    /// The grant over any storage: how its decisions are tested without a database.
-    init(
         stores: any RefreshRotationStoring, clients: ClientRegistry, secret: ServerSecret, responder: TokenResponder,
         clock: any WallClock, refreshTokenTTL: Duration, grace: Duration, events: any AccountEvents = UncountedAccountEvents()
     ) {

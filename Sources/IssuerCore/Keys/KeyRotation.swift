@@ -3,13 +3,13 @@ import JOSE
 
 /// The key lifecycle (docs/reference.md, "Signing keys") — init, rotate, prune — with its timing enforced, not advised.
 ///
-/// Every operation is one ``KeyRingStore/modify(_:)``: it decides on the ring as it is on disk
+/// Every operation is one ``KeyRingDirectory/modify(_:)``: it decides on the ring as it is on disk
 /// while holding the directory lock, so concurrent runs (two cron hosts, an operator and cron)
 /// serialize and the second one sees the first one's result. The clock is injected so the timing
 /// rules are testable. Times recorded in the ring are whole seconds, as `ring.json` stores them.
 public struct KeyRotation: Sendable {
     /// The ring directory (docs/reference.md, "Signing keys").
-    public let store: KeyRingStore
+    public let store: KeyRingDirectory
     /// The docs/reference.md, "Signing keys" timing.
     public let policy: KeyRotationPolicy
     /// Where "now" comes from (docs/reference.md, "Signing keys").
@@ -20,7 +20,7 @@ public struct KeyRotation: Sendable {
 
     /// An operator of the ring in `store` under `policy` (docs/reference.md, "Signing keys"); new keys come from `generateKey`.
     public init(
-        store: KeyRingStore, policy: KeyRotationPolicy, clock: any WallClock,
+        store: KeyRingDirectory, policy: KeyRotationPolicy, clock: any WallClock,
         generateKey: @escaping @Sendable (_ bits: Int) throws -> RSAPrivateKey = { try RSAPrivateKey.generate(bits: $0) }
     ) {
         self.store = store

@@ -8,7 +8,7 @@ import JOSE
 /// for a proof that passed every other check, the memory of its `jti`.
 public struct DPoPProofCheck: Sendable {
     private let verifier: DPoPProofVerifier
-    private let replays: DPoPReplayStore
+    private let replays: any DPoPReplayStoring
     private let clock: any WallClock
     private let base: String
     /// With `ISSUER_DPOP_NONCE=on`, the server nonces token requests' proofs carry (the next one
@@ -20,7 +20,7 @@ public struct DPoPProofCheck: Sendable {
     ///   - issuerURL: `ISSUER_URL`, under which every `htu` is served.
     ///   - nonces: with `ISSUER_DPOP_NONCE=on`, the server nonces every token request's proof
     ///     must carry; nil when off.
-    public init(replays: DPoPReplayStore, clock: any WallClock, issuerURL: String, nonces: DPoPNonces? = nil) {
+    public init(replays: any DPoPReplayStoring, clock: any WallClock, issuerURL: String, nonces: DPoPNonces? = nil) {
         self.verifier = DPoPProofVerifier(clock: clock)
         self.replays = replays
         self.clock = clock

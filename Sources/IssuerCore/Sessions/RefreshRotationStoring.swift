@@ -3,7 +3,7 @@ import Foundation
 /// What the refresh grant asks of storage (the fosite habit: a narrow seam per grant), so that
 /// its decisions are tested without a database and its statements against one
 /// (`RefreshRotationStore`, `SessionRevocationStore`).
-protocol RefreshRotationStoring: Sendable {
+public protocol RefreshRotationStoring: Sendable {
     /// The one rotation statement: the verdict and what is stored, nil for an unknown token.
     /// `dpopThumbprint` is the key of the request's verified DPoP proof (docs/reference.md, "DPoP"),
     /// and `dpopProof` that proof when its `jti` is to be recorded in the same statement (an
@@ -15,23 +15,4 @@ protocol RefreshRotationStoring: Sendable {
     ) async throws -> RefreshRecord?
     /// Revokes a session whose spent token came back (theft): every token of it.
     func revokeSession(_ sessionID: UUID, reason: String, at now: Date) async throws
-}
-
-/// The two stores a refresh touches: the rotation on every use, the revocation only on reuse.
-struct RefreshGrantStores: RefreshRotationStoring {
-    let rotation: RefreshRotationStore
-    let revocation: SessionRevocationStore
-
-    func rotate(
-        tokenHash: [UInt8], successorHash: [UInt8], clientID: String, requestedScopes: [String]?, now: Date,
-        successorExpiresAt: Date, dpopThumbprint: String?, dpopProof: DPoPProof?, resendSince: Date?
-    ) async throws -> RefreshRecord? {
-        try await rotation.rotate(
-            tokenHash: tokenHash, successorHash: successorHash, clientID: clientID, requestedScopes: requestedScopes, now: now,
-            successorExpiresAt: successorExpiresAt, dpopThumbprint: dpopThumbprint, dpopProof: dpopProof, resendSince: resendSince)
-    }
-
-    func revokeSession(_ sessionID: UUID, reason: String, at now: Date) async throws {
-        _ = try await revocation.revoke(sessionID: sessionID, reason: reason, at: now)
-    }
 }

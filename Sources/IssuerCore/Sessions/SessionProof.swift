@@ -20,8 +20,8 @@ public struct SessionProof: Sendable {
         public var sessionID: UUID
     }
 
-    private let store: any SessionProofReading
-    private let revocation: SessionRevocationStore
+    private let store: any SessionProofStoring
+    private let revocation: any SessionRevocationStoring
     private let successorKey: [UInt8]
     private let clock: any WallClock
     private let grace: Duration
@@ -31,7 +31,7 @@ public struct SessionProof: Sendable {
     ///   - secret: the server secret, whose `refresh-token-successor` subkey the refresh grant derives successors under.
     ///   - grace: `ISSUER_REFRESH_REUSE_GRACE`, as the refresh grant applies it.
     public init(
-        store: any SessionProofReading, revocation: SessionRevocationStore, secret: ServerSecret, clock: any WallClock, grace: Duration, events: any AccountEvents
+        store: any SessionProofStoring, revocation: any SessionRevocationStoring, secret: ServerSecret, clock: any WallClock, grace: Duration, events: any AccountEvents
     ) {
         self.store = store
         self.revocation = revocation

@@ -15,4 +15,16 @@ public struct SignIn: Sendable {
     /// The native sign-in's first refresh token; only its hash was stored. Nil for the hosted
     /// flow, whose refresh token is issued when its code is redeemed.
     public var refreshToken: RefreshToken?
+
+    package init(
+        user: UserProfile, sessionID: UUID, authTime: Date, sessionExpiresAt: Date, joinedByVerifiedEmail: Bool = false,
+        refreshToken: RefreshToken? = nil
+    ) {
+        self.user = user
+        self.sessionID = sessionID
+        self.authTime = authTime
+        self.sessionExpiresAt = sessionExpiresAt
+        self.joinedByVerifiedEmail = joinedByVerifiedEmail
+        self.refreshToken = refreshToken
+    }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// What the native exchange and the token exchange ask of storage (the fosite habit: a narrow
 /// seam per flow): record one sign-in and its first refresh token (`SignInStore`).
 public protocol SignInStoring: Sendable {
-    /// Signs the user in; throws `SignInStore.IdentityDisabled` when the provider disabled the
-    /// identity, or `PostgresError` (the caller maps unavailability to 503).
+    /// Signs the user in; throws `IdentityDisabled` when the provider disabled the identity, or
+    /// the storage's own error (the caller maps unavailability to 503, `OAuthError.storage`).
     func signIn(_ request: SignInRequest) async throws -> SignIn
 }
 
@@ -12,8 +12,7 @@ public protocol SignInStoring: Sendable {
 /// one-time authorization code, and whether a state was spent already (`SignInStore`).
 public protocol HostedSignInStoring: Sendable {
     /// Signs the user in and stores a code for `authorization`; throws
-    /// `SignInStore.StateAlreadySpent` for a replayed state, `SignInStore.IdentityDisabled`, or
-    /// `PostgresError`.
+    /// `StateAlreadySpent` for a replayed state, `IdentityDisabled`, or the storage's own error.
     func signIn(
         _ request: SignInRequest, authorization: AuthorizationRequest, codeLifetime: Duration,
         stateHash: [UInt8], stateExpiresAt: Date
@@ -21,5 +20,3 @@ public protocol HostedSignInStoring: Sendable {
     /// Whether the state with this hash signed someone in already.
     func isSpent(stateHash: [UInt8]) async throws -> Bool
 }
-
-extension SignInStore: SignInStoring, HostedSignInStoring {}

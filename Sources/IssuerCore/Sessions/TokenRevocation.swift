@@ -6,7 +6,7 @@ import Logging
 /// tokens, and tokens of another client, are answered exactly like a success (RFC 7009 §2.2), so
 /// the endpoint reveals nothing about tokens it is shown.
 public struct TokenRevocation: Sendable {
-    private let revocation: SessionRevocationStore
+    private let revocation: any SessionRevocationStoring
     private let clients: ClientRegistry
     private let verifier: AccessTokenVerifier
     private let ring: @Sendable () -> KeyRing
@@ -14,7 +14,7 @@ public struct TokenRevocation: Sendable {
 
     /// - Parameter ring: the current key ring, against which presented access tokens are verified.
     public init(
-        revocation: SessionRevocationStore, clients: ClientRegistry, verifier: AccessTokenVerifier,
+        revocation: any SessionRevocationStoring, clients: ClientRegistry, verifier: AccessTokenVerifier,
         ring: @escaping @Sendable () -> KeyRing, clock: any WallClock
     ) {
         self.revocation = revocation

@@ -5,11 +5,11 @@ import Foundation
 /// the request's authentication step, once its session is found live (one indexed lookup: not
 /// revoked, not expired).
 public struct UserInfoService: Sendable {
-    private let users: UserStore
+    private let users: any UserStoring
     private let clock: any WallClock
 
     /// - Parameter users: where the users and sessions are read.
-    public init(users: UserStore, clock: any WallClock) {
+    public init(users: any UserStoring, clock: any WallClock) {
         self.users = users
         self.clock = clock
     }

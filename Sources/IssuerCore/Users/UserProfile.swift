@@ -1,5 +1,4 @@
 import Foundation
-import Postgres
 
 /// The user as tokens describe it (docs/reference.md, "Access tokens" and "ID tokens"): our stable id, never the provider's.
 public struct UserProfile: Sendable, Equatable {
@@ -22,19 +21,12 @@ public struct UserProfile: Sendable, Equatable {
 
     /// Our `sub`: the lowercase UUID.
     public var subject: String { id.uuidString.lowercased() }
-}
 
-extension UserProfile {
-    /// Decodes a user from a row that has the columns `user_id`, `email`, `email_verified`,
-    /// `given_name` and `family_name` (other columns are ignored). Every statement that answers a
-    /// user selects them under these names (`u.id AS user_id`: a bare `id` would collide with the
-    /// session's in a joined row), so a user is read one way wherever it is read.
-    public init(row: PostgresRow) throws {
-        self.init(
-            id: try row.decode(column: "user_id"),
-            email: try row.decodeIfPresent(column: "email"),
-            emailVerified: try row.decodeIfPresent(column: "email_verified"),
-            givenName: try row.decodeIfPresent(column: "given_name"),
-            familyName: try row.decodeIfPresent(column: "family_name"))
+    public init(id: UUID, email: String? = nil, emailVerified: Bool? = nil, givenName: String? = nil, familyName: String? = nil) {
+        self.id = id
+        self.email = email
+        self.emailVerified = emailVerified
+        self.givenName = givenName
+        self.familyName = familyName
     }
 }

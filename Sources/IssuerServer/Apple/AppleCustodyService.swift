@@ -1,4 +1,5 @@
 import IssuerCore
+import IssuerStorage
 import Logging
 import ServiceLifecycle
 
@@ -13,6 +14,8 @@ struct AppleCustodyService: Service {
     let revocations: AppleRevocationQueue
     /// docs/reference.md, "Account deletion": the providers' notices of deletions, sent in the same pass.
     let notices: DeletionNoticeQueue
+    /// The received event ids, forgotten past their retention in the same pass.
+    let receivedEvents: ReceivedEventStore
     let dependencies: IssuerDependencies
 
     func run() async throws {
@@ -31,7 +34,7 @@ struct AppleCustodyService: Service {
             try await custody.verifyHeld(logger: logger)
             try await revocations.retryDue(logger: logger)
             dependencies.metrics.appleRevocationQueue(depth: try await revocations.depth())
-            try await ReceivedEventStore.prune(pool: dependencies.pool, now: dependencies.clock.now)
+            try await receivedEvents.prune(now: dependencies.clock.now)
             try await revocations.prune()
         } catch is CancellationError {
             // Shutting down.

@@ -19,7 +19,7 @@ import Synchronization
 /// Readers take the current `PublishedKeys` with one uncontended lock and never wait on a
 /// reload; signing happens outside any lock.
 final class KeyRingMonitor: Sendable {
-    private let store: KeyRingStore
+    private let store: KeyRingDirectory
     private let clock: any WallClock
     private let logger: Logger
     private let signerTiming: SignerTiming?
@@ -30,7 +30,7 @@ final class KeyRingMonitor: Sendable {
     private let lastStateFile = Mutex<Data?>(nil)
 
     /// `signerTiming`: this server's token lifetime and reload interval, recorded in the ring; `nil` records nothing.
-    init(store: KeyRingStore, clock: any WallClock, logger: Logger, signerTiming: SignerTiming? = nil, metrics: ServerMetrics? = nil) {
+    init(store: KeyRingDirectory, clock: any WallClock, logger: Logger, signerTiming: SignerTiming? = nil, metrics: ServerMetrics? = nil) {
         self.store = store
         self.metrics = metrics
         self.clock = clock

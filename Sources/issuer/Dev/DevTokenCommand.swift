@@ -14,7 +14,7 @@ struct DevTokenCommand: ParsableCommand {
     @Option(help: ArgumentHelp(
         "Whose token: apple (an iOS identity token), google (a Credential Manager ID token) or facebook (a Limited Login token).",
         discussion: "With facebook, --access-token prints a classic Facebook Login access token instead."))
-    var provider = "apple"
+    var provider = DevProvider.apple
 
     @Option(help: "The user id (`sub`); default a dev user of the provider.")
     var sub: String?
@@ -56,11 +56,10 @@ struct DevTokenCommand: ParsableCommand {
         guard lifetime <= 10 * 365 * 86_400 else { throw ValidationError("--lifetime must be at most ten years (315360000 seconds)") }
         // Both would fill the one claim; which wins would be a guess.
         guard nonce == nil || nonceClaim == nil else { throw ValidationError("--nonce and --nonce-claim cannot be used together") }
-        guard ["apple", "google", "facebook"].contains(provider) else { throw ValidationError("--provider must be apple, google or facebook") }
         guard !dpop || curl else { throw ValidationError("--dpop needs --curl") }
-        guard !accessToken || provider == "facebook" else { throw ValidationError("--access-token needs --provider facebook") }
+        guard !accessToken || provider == .facebook else { throw ValidationError("--access-token needs --provider facebook") }
         // Facebook's hosted flow hands the issuer an access token, never an ID token, so nothing echoes a nonce verbatim.
-        guard provider != "facebook" || nonceClaim == nil else { throw ValidationError("--nonce-claim is for apple and google") }
+        guard provider != .facebook || nonceClaim == nil else { throw ValidationError("--nonce-claim is for apple and google") }
         // An access token carries no claims but its user's and its expiry.
         guard !accessToken || (nonce == nil && audience == nil) else {
             throw ValidationError("--access-token carries no nonce or audience: leave out --nonce and --audience")
@@ -79,11 +78,11 @@ struct DevTokenCommand: ParsableCommand {
         var nonce = nonce
         let token: String
         switch provider {
-        case "google":
+        case .google:
             token = try signer.googleIDToken(
                 subject: sub ?? "dev-google-user-1", email: email, nonce: nonce, nonceClaim: nonceClaim,
                 audience: audience ?? DevSigner.googleWebClientID, lifetime: TimeInterval(lifetime))
-        case "facebook":
+        case .facebook:
             // Limited Login's tokens always carry a nonce, and the exchange requires its raw value.
             if nonce == nil {
                 let made = DevSigner.randomNonce()
@@ -93,7 +92,7 @@ struct DevTokenCommand: ParsableCommand {
             token = try signer.facebookIDToken(
                 subject: sub ?? DevSigner.facebookUsers[0], email: email, nonce: nonce ?? "",
                 audience: audience ?? DevSigner.facebookAppID, lifetime: TimeInterval(lifetime))
-        default:
+        case .apple:
             token = try signer.identityToken(
                 subject: sub ?? "000000.devuser.0001", email: email, nonce: nonce, nonceClaim: nonceClaim,
                 audience: audience ?? DevSigner.audience, lifetime: TimeInterval(lifetime))
@@ -111,7 +110,7 @@ struct DevTokenCommand: ParsableCommand {
     func curlCommand(body: [String: String]) throws -> String {
         let base = issuerURL ?? ProcessInfo.processInfo.environment["ISSUER_URL"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "http://127.0.0.1:8080"
-        let endpoint = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/auth/\(provider)/exchange"
+        let endpoint = (base.hasSuffix("/") ? String(base.dropLast()) : base) + "/auth/\(provider.rawValue)/exchange"
         let json = String(decoding: try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]), as: UTF8.self)
         let proof = dpop ? " -H " + Self.shellQuoted("DPoP: " + (try DevDeviceKey.openOrExit().proof(method: "POST", url: endpoint))) : ""
         return "curl -sS -X POST \(Self.shellQuoted(endpoint)) -H 'Content-Type: application/json'\(proof) -d \(Self.shellQuoted(json))"

@@ -10,7 +10,7 @@ extension DoctorCommand {
         if let reason = unnamed?.reason {
             return [.fail("key ring", reason), .warn("key rotation", "not checked: no valid ring")]
         }
-        let store = KeyRingStore(directory: configuration.keysDirectory)
+        let store = KeyRingDirectory(directory: configuration.keysDirectory)
         let ring: KeyRing
         do {
             ring = try store.load()

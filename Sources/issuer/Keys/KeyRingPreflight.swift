@@ -8,7 +8,7 @@ import IssuerCore
 enum KeyRingPreflight {
     /// The ring as it is on disk; throws the one-line failure (exit 1) when serving could not start.
     static func check(_ configuration: Configuration) throws -> KeyRing {
-        let store = KeyRingStore(directory: configuration.keysDirectory)
+        let store = KeyRingDirectory(directory: configuration.keysDirectory)
         let ring: KeyRing
         do {
             ring = try store.load()

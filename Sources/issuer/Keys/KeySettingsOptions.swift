@@ -48,7 +48,7 @@ struct KeySettingsOptions: ParsableArguments {
         let configuration = try configuration()
         try KeyRingOwnership.check(configuration.keysDirectory)
         return KeyRotation(
-            store: KeyRingStore(directory: configuration.keysDirectory),
+            store: KeyRingDirectory(directory: configuration.keysDirectory),
             policy: KeyRotationPolicy(configuration: configuration), clock: SystemClock())
     }
 }

@@ -16,7 +16,7 @@ struct KeysListCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try settings.configuration()
-        let store = KeyRingStore(directory: configuration.keysDirectory)
+        let store = KeyRingDirectory(directory: configuration.keysDirectory)
         let ring = try KeysCommand.run("list") { try store.load() }
         let now = SystemClock().now
         if output.isJSON {
@@ -56,7 +56,7 @@ struct KeysListCommand: ParsableCommand {
     /// ring here yet" from a ring it can use (the JSON document, with no keys, is printed first).
     /// A directory that does not exist is not advised `keys init`: when ISSUER_KEYS_DIR names the
     /// wrong place, a ring made there would be a second ring beside the service's.
-    private static func refuseEmpty(_ ring: KeyRing, in store: KeyRingStore) throws {
+    private static func refuseEmpty(_ ring: KeyRing, in store: KeyRingDirectory) throws {
         guard ring.isEmpty else { return }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: store.directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {

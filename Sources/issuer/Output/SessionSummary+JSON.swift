@@ -1,5 +1,6 @@
 import Foundation
 import IssuerCore
+import IssuerStorage
 
 extension SessionDirectoryStore.SessionSummary {
     /// `active`, `incomplete`, `expired` or `revoked`: the one place a session's state is derived, for JSON
