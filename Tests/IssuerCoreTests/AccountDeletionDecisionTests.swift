@@ -39,7 +39,7 @@ struct AccountDeletionDecisionTests {
     let vault = AppleTokenVault(secret: ServerSecret(bytes: [UInt8](repeating: 3, count: 32)))
     let logger = Logger(label: "test")
 
-    func deletion(_ store: FakeStore, queue: FakeAppleRevocationStore, events: RecordingAccountEvents) -> AccountDeletion {
+    func deletion(_ store: FakeStore, queue: InMemoryAppleRevocationStore, events: RecordingAccountEvents) -> AccountDeletion {
         let revocations = AppleRevocationQueue(store: queue, vault: vault, api: nil, clock: clock, events: events)
         return AccountDeletion(store: store, clock: clock, revocations: revocations, events: events, immediateTimeout: .seconds(1))
     }
@@ -51,7 +51,7 @@ struct AccountDeletionDecisionTests {
     @Test("nothing to delete: nil, nothing counted, nothing sent")
     func nothingToDelete() async throws {
         let store = FakeStore(claimed: nil)
-        let queue = FakeAppleRevocationStore()
+        let queue = InMemoryAppleRevocationStore()
         let events = RecordingAccountEvents()
         let sessionID = UUID()
         let outcome = try await deletion(store, queue: queue, events: events)
@@ -65,7 +65,7 @@ struct AccountDeletionDecisionTests {
     @Test("no Apple token held: counted once, nothing tried at Apple")
     func noAppleTokens() async throws {
         let userID = UUID()
-        let queue = FakeAppleRevocationStore()
+        let queue = InMemoryAppleRevocationStore()
         let events = RecordingAccountEvents()
         let outcome = try #require(try await deletion(FakeStore(claimed: []), queue: queue, events: events)
             .delete(userID: userID, reason: .operatorRequest, logger: logger))
@@ -79,7 +79,7 @@ struct AccountDeletionDecisionTests {
         let userID = UUID()
         let claimed = [claim(userID), claim(userID)]
         for (settled, expected) in [(1, 1), (nil, 0)] as [(Int?, Int)] {
-            let queue = FakeAppleRevocationStore()
+            let queue = InMemoryAppleRevocationStore()
             let events = RecordingAccountEvents()
             let outcome = try #require(try await deletion(FakeStore(claimed: claimed, settled: settled), queue: queue, events: events)
                 .delete(userID: userID, reason: .userRequest, logger: logger))

@@ -37,7 +37,7 @@ struct AppleRevocationQueueTests {
     func acceptedOrInvalidEnds() async throws {
         for (status, body, outcome) in [(200, "", "revoked"), (400, #"{"error":"invalid_grant"}"#, "already_invalid")] {
             let item = try claimed(attempts: 1)
-            let store = FakeAppleRevocationStore(due: [item])
+            let store = InMemoryAppleRevocationStore(due: [item])
             let events = RecordingAccountEvents()
             let queue = AppleRevocationQueue(store: store, vault: vault, api: api(FakeAppleEndpoints(revoke: .init(status: status, body: body))), clock: clock, events: events)
             #expect(try await queue.retryDue(logger: logger) == 1)
@@ -49,7 +49,7 @@ struct AppleRevocationQueueTests {
     @Test("any other answer reschedules the row after the backoff of its attempts")
     func failureReschedules() async throws {
         let item = try claimed(attempts: 3)
-        let store = FakeAppleRevocationStore(due: [item])
+        let store = InMemoryAppleRevocationStore(due: [item])
         let events = RecordingAccountEvents()
         let queue = AppleRevocationQueue(store: store, vault: vault, api: api(FakeAppleEndpoints(revoke: .init(status: 503))), clock: clock, events: events)
         try await queue.retryDue(logger: logger)
@@ -62,7 +62,7 @@ struct AppleRevocationQueueTests {
         var item = try claimed(attempts: 1)
         item.sealed = try AppleTokenVault(secret: ServerSecret(bytes: [UInt8](repeating: 4, count: 32)))
             .seal("apple-refresh", kind: .refreshToken, userID: item.userID)
-        let store = FakeAppleRevocationStore(due: [item])
+        let store = InMemoryAppleRevocationStore(due: [item])
         let endpoint = FakeAppleEndpoints()
         let queue = AppleRevocationQueue(store: store, vault: vault, api: api(endpoint), clock: clock, events: RecordingAccountEvents())
         try await queue.retryDue(logger: logger)
@@ -76,7 +76,7 @@ struct AppleRevocationQueueTests {
 
     @Test("without Apple credentials, no row is claimed")
     func noCredentialsClaimsNothing() async throws {
-        let store = FakeAppleRevocationStore(due: [try claimed(attempts: 1)])
+        let store = InMemoryAppleRevocationStore(due: [try claimed(attempts: 1)])
         let queue = AppleRevocationQueue(store: store, vault: vault, api: nil, clock: clock, events: RecordingAccountEvents())
         #expect(try await queue.retryDue(logger: logger) == 0)
         #expect(store.claims == 0)
@@ -86,14 +86,14 @@ struct AppleRevocationQueueTests {
     @Test("an unheld token is queued and sent at once; when it cannot be queued, it is still sent once")
     func unheldTokenIsSent() async throws {
         let userID = UUID()
-        let store = FakeAppleRevocationStore()
+        let store = InMemoryAppleRevocationStore()
         let endpoint = FakeAppleEndpoints()
         let queue = AppleRevocationQueue(store: store, vault: vault, api: api(endpoint), clock: clock, events: RecordingAccountEvents())
         await queue.revokeUnheld(refreshToken: "t", clientID: "com.example.app", userID: userID, timeout: .seconds(1), logger: logger)
         #expect(store.writes.first == .queued(userID: userID, clientID: "com.example.app"))
         #expect(store.writes.count == 2 && endpoint.posts(to: "/auth/revoke") == 1)
 
-        let failing = FakeAppleRevocationStore(queuingFails: true)
+        let failing = InMemoryAppleRevocationStore(queuingFails: true)
         let direct = FakeAppleEndpoints()
         let events = RecordingAccountEvents()
         let fallback = AppleRevocationQueue(store: failing, vault: vault, api: api(direct), clock: clock, events: events)

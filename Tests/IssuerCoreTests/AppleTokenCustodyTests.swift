@@ -115,7 +115,7 @@ struct AppleTokenCustodyTests {
 
     /// Custody over `store` and `endpoints` (nil: no Apple credentials); its revocations go to `revocations`.
     func custody(
-        _ store: FakeStore, _ endpoints: FakeAppleEndpoints?, revocations: FakeAppleRevocationStore = FakeAppleRevocationStore(),
+        _ store: FakeStore, _ endpoints: FakeAppleEndpoints?, revocations: InMemoryAppleRevocationStore = InMemoryAppleRevocationStore(),
         events: RecordingAccountEvents = RecordingAccountEvents(), fetcher: StubJWKSFetcher? = nil
     ) -> AppleTokenCustody {
         let api = endpoints?.api(clock: clock)
@@ -186,7 +186,7 @@ struct AppleTokenCustodyTests {
         ] as [(AppleTokenCustody.Kept, String?, String)] {
             let store = FakeStore(kept: kept)
             let endpoints = FakeAppleEndpoints(token: try redeemed(subject: "apple.sub", idToken: idToken))
-            let revocations = FakeAppleRevocationStore()
+            let revocations = InMemoryAppleRevocationStore()
             let events = RecordingAccountEvents()
             await custody(store, endpoints, revocations: revocations, events: events)
                 .custody(authorizationCode: "code", clientID: "com.example.app", userID: userID, logger: logger)
@@ -225,7 +225,7 @@ struct AppleTokenCustodyTests {
     func unverifiableAnswerIsHeld() async throws {
         let store = FakeStore()
         let endpoints = FakeAppleEndpoints(token: try redeemed(subject: "apple.sub"))
-        let revocations = FakeAppleRevocationStore()
+        let revocations = InMemoryAppleRevocationStore()
         let events = RecordingAccountEvents()
         let fetcher = StubJWKSFetcher(serving: keys)
         fetcher.setFailing(true)

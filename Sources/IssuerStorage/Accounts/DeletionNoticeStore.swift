@@ -5,9 +5,12 @@ import Postgres
 /// The SQL of the notices providers get when an account with their identity is deleted
 /// (docs/reference.md, "Account deletion"). Claimed as Apple's revocations are
 /// (`FOR UPDATE SKIP LOCKED`, the next attempt pushed past the send's deadline), so two processes
-/// never send one notice at once.
+/// never send one notice at once (`RetryQueueTable`).
 public struct DeletionNoticeStore: DeletionNoticeStoring {
     private let pool: ConnectionPool
+    /// A finished row forgets the provider's user id.
+    private static let table = RetryQueueTable(
+        name: "deletion_notices", forgotten: "subject", claimedColumns: "id, user_id, provider, subject, attempts")
 
     public init(pool: ConnectionPool) {
         self.pool = pool
@@ -33,13 +36,7 @@ public struct DeletionNoticeStore: DeletionNoticeStoring {
             WHERE d.finished_at IS NULL AND EXISTS (
                 SELECT 1 FROM identities i WHERE i.provider = d.provider AND i.subject = d.subject)
             """, [now])
-        return try await pool.query("""
-            UPDATE deletion_notices SET attempts = attempts + 1, next_attempt_at = $2
-            WHERE id IN (
-                SELECT id FROM deletion_notices WHERE finished_at IS NULL AND next_attempt_at <= $1
-                ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-            RETURNING id, user_id, provider, subject, attempts
-            """, [now, leaseEnd, limit]).rows.map { row in
+        return try await Self.table.claimDue(on: pool, now: now, leaseEnd: leaseEnd, limit: limit).map { row in
             DeletionNoticeQueue.Claimed(
                 id: try row.decode(column: "id"), userID: try row.decode(column: "user_id"), provider: try row.decode(column: "provider"),
                 subject: try row.decode(column: "subject"), attempts: try row.decode(column: "attempts"))
@@ -47,27 +44,18 @@ public struct DeletionNoticeStore: DeletionNoticeStoring {
     }
 
     package func finish(id: UUID, at now: Date, outcome: String) async throws {
-        try await pool.query("""
-            UPDATE deletion_notices SET subject = NULL, finished_at = $2, outcome = $3, last_error = NULL
-            WHERE id = $1 AND finished_at IS NULL
-            """, [id, now, outcome])
+        try await Self.table.finish(on: pool, id: id, at: now, outcome: outcome)
     }
 
     package func reschedule(id: UUID, next: Date, error: String) async throws {
-        try await pool.query(
-            "UPDATE deletion_notices SET next_attempt_at = $2, last_error = $3 WHERE id = $1 AND finished_at IS NULL",
-            [id, next, error])
+        try await Self.table.reschedule(on: pool, id: id, next: next, error: error)
     }
 
     package func depth() async throws -> Int {
-        try await pool.query("SELECT count(*) AS pending FROM deletion_notices WHERE finished_at IS NULL")
-            .single?.decode(Int.self, column: "pending") ?? 0
+        try await Self.table.depth(on: pool)
     }
 
     package func pruneFinished(before cutoff: Date) async throws {
-        try await pool.query("""
-            DELETE FROM deletion_notices WHERE id IN (
-                SELECT id FROM deletion_notices WHERE finished_at < $1 LIMIT 500 FOR UPDATE SKIP LOCKED)
-            """, [cutoff])
+        try await Self.table.pruneFinished(on: pool, before: cutoff)
     }
 }

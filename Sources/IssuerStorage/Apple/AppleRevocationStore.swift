@@ -7,6 +7,9 @@ import Postgres
 /// so two processes never send the same revocation at once (docs/design.md, "Apple and remote parties").
 public struct AppleRevocationStore: AppleRevocationStoring {
     private let pool: ConnectionPool
+    /// A finished row forgets its sealed token.
+    private static let table = RetryQueueTable(
+        name: "apple_revocations", forgotten: "sealed", claimedColumns: "id, user_id, client_id, sealed, attempts")
 
     /// Every statement runs on `pool`.
     public init(pool: ConnectionPool) {
@@ -33,38 +36,23 @@ public struct AppleRevocationStore: AppleRevocationStoring {
     }
 
     package func claimDue(now: Date, leaseEnd: Date, limit: Int) async throws -> [AppleRevocationQueue.Claimed] {
-        try await pool.query("""
-            UPDATE apple_revocations SET attempts = attempts + 1, next_attempt_at = $2
-            WHERE id IN (
-                SELECT id FROM apple_revocations WHERE finished_at IS NULL AND next_attempt_at <= $1
-                ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-            RETURNING id, user_id, client_id, sealed, attempts
-            """, [now, leaseEnd, limit]).rows.map(Self.claimed)
+        try await Self.table.claimDue(on: pool, now: now, leaseEnd: leaseEnd, limit: limit).map(Self.claimed)
     }
 
     package func finish(id: UUID, at now: Date, outcome: String) async throws {
-        try await pool.query("""
-            UPDATE apple_revocations SET sealed = NULL, finished_at = $2, outcome = $3, last_error = NULL
-            WHERE id = $1 AND finished_at IS NULL
-            """, [id, now, outcome])
+        try await Self.table.finish(on: pool, id: id, at: now, outcome: outcome)
     }
 
     package func reschedule(id: UUID, next: Date, error: String) async throws {
-        try await pool.query(
-            "UPDATE apple_revocations SET next_attempt_at = $2, last_error = $3 WHERE id = $1 AND finished_at IS NULL",
-            [id, next, error])
+        try await Self.table.reschedule(on: pool, id: id, next: next, error: error)
     }
 
     package func depth() async throws -> Int {
-        try await pool.query("SELECT count(*) AS pending FROM apple_revocations WHERE finished_at IS NULL")
-            .single?.decode(Int.self, column: "pending") ?? 0
+        try await Self.table.depth(on: pool)
     }
 
     package func pruneFinished(before cutoff: Date) async throws {
-        try await pool.query("""
-            DELETE FROM apple_revocations WHERE id IN (
-                SELECT id FROM apple_revocations WHERE finished_at < $1 LIMIT 500 FOR UPDATE SKIP LOCKED)
-            """, [cutoff])
+        try await Self.table.pruneFinished(on: pool, before: cutoff)
     }
 
     /// Pending rows first (next due first), then the most recently finished; never the token.
