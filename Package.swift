@@ -78,7 +78,7 @@ let package = Package(
             capability: .buildTool()
         ),
         // Decisions and the narrow store protocols they ask of storage; no SQL (docs/design.md,
-        // "Module graph").
+        // "Modules").
         .target(
             name: "IssuerCore",
             dependencies: [
@@ -92,13 +92,7 @@ let package = Package(
         // store protocols answered with SQL. Only the composition root builds a store.
         .target(
             name: "IssuerStorage",
-            dependencies: [
-                "IssuerCore",
-                "Postgres",
-                "JOSE",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
+            dependencies: ["IssuerCore", "Postgres"],
             swiftSettings: swiftSettings,
             plugins: ["EmbedMigrations"]
         ),
@@ -171,7 +165,7 @@ let package = Package(
         // they need no `@testable import` and every configuration builds them.
         .target(
             name: "FuzzHarnesses",
-            dependencies: ["IssuerCore", "IssuerStorage", "JOSE", "Postgres", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["IssuerCore", "JOSE", "Postgres", .product(name: "Crypto", package: "swift-crypto")],
             path: "Fuzz/Harnesses",
             swiftSettings: swiftSettings
         ),

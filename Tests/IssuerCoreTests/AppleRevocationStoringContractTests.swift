@@ -15,9 +15,23 @@ struct AppleRevocationStoringContractTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func withStore(_ backend: StoreBackend, _ body: (any AppleRevocationStoring) async throws -> Void) async throws {
+        try await withStore(backend) { store, _ in try await body(store) }
+    }
+
+    /// Runs `body` with the store of `backend` and a count of its rows, finished ones included,
+    /// which the protocol does not answer (`issuer apple revocations` lists them).
+    static func withStore(
+        _ backend: StoreBackend, _ body: (any AppleRevocationStoring, _ rows: @Sendable () async throws -> Int) async throws -> Void
+    ) async throws {
         switch backend {
-        case .postgres: try await TestCluster.withMigratedPool(size: 4) { try await body(AppleRevocationStore(pool: $0)) }
-        case .memory: try await body(InMemoryAppleRevocationStore())
+        case .postgres:
+            try await TestCluster.withMigratedPool(size: 4) { pool in
+                let store = AppleRevocationStore(pool: pool)
+                try await body(store) { try await store.list(limit: 1000).count }
+            }
+        case .memory:
+            let store = InMemoryAppleRevocationStore()
+            try await body(store) { store.rowCount }
         }
     }
 
@@ -62,7 +76,7 @@ struct AppleRevocationStoringContractTests {
             #expect(depth == 0)
             try await store.reschedule(id: row.id, next: next, error: "late")
             let never = try await store.claimDue(now: next.addingTimeInterval(86_400), leaseEnd: next.addingTimeInterval(90_000), limit: 10)
-            #expect(never.isEmpty, "finished: a late reschedule does not bring it back")
+            #expect(never.isEmpty, "finished: never claimed again, a late reschedule notwithstanding")
         }
     }
 
@@ -78,13 +92,19 @@ struct AppleRevocationStoringContractTests {
         }
     }
 
-    @Test("pruning removes finished rows only: a pending row stays, due as before", arguments: StoreBackend.allCases)
+    @Test("pruning removes rows finished before the cutoff only: a later finished one and a pending one stay", arguments: StoreBackend.allCases)
     func pruneFinishedOnly(backend: StoreBackend) async throws {
-        try await Self.withStore(backend) { store in
+        try await Self.withStore(backend) { store, rows in
             let done = try await Self.queue(store, leaseEnd: Self.now)
+            let doneLater = try await Self.queue(store, leaseEnd: Self.now)
             let pending = try await Self.queue(store, leaseEnd: Self.now)
             try await store.finish(id: done.id, at: Self.now, outcome: "revoked")
+            try await store.finish(id: doneLater.id, at: Self.now.addingTimeInterval(10), outcome: "revoked")
+            let before = try await rows()
+            #expect(before == 3)
             try await store.pruneFinished(before: Self.now.addingTimeInterval(1))
+            let after = try await rows()
+            #expect(after == 2, "only the row finished before the cutoff goes")
             let depth = try await store.depth()
             #expect(depth == 1)
             let due = try await store.claimDue(now: Self.now, leaseEnd: Self.now.addingTimeInterval(30), limit: 10)

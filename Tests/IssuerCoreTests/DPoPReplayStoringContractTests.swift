@@ -74,6 +74,20 @@ struct DPoPReplayStoringContractTests {
         }
     }
 
+    @Test("a jti is remembered until the proof's iat + the window + 1 s, and replaced only after", arguments: StoreBackend.allCases)
+    func rememberedToTheWindowsEnd(backend: StoreBackend) async throws {
+        try await Self.withStore(backend) { store in
+            let accepted = try await store.record(Self.proof(jti: "edge"), now: Self.now, resendSince: nil)
+            #expect(accepted)
+            let end = Self.now.addingTimeInterval(DPoPProofVerifier.window + 1)
+            let atTheEnd = try await store.record(Self.proof(jti: "edge", hash: 5), now: end, resendSince: nil)
+            #expect(!atTheEnd, "still remembered at its last instant")
+            let past = end.addingTimeInterval(0.5)
+            let afterTheEnd = try await store.record(Self.proof(jti: "edge", hash: 6, issuedAt: past), now: past, resendSince: nil)
+            #expect(afterTheEnd, "forgotten once no proof with that iat could be accepted")
+        }
+    }
+
     @Test("16 concurrent records of one proof: exactly one is fresh", arguments: StoreBackend.allCases)
     func concurrent(backend: StoreBackend) async throws {
         try await Self.withStore(backend, poolSize: 8) { store in

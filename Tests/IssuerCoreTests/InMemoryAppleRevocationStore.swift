@@ -37,6 +37,8 @@ final class InMemoryAppleRevocationStore: AppleRevocationStoring {
 
     var writes: [Write] { state.withLock { $0.writes } }
     var claims: Int { state.withLock { $0.claims } }
+    /// Every row, finished ones included.
+    var rowCount: Int { state.withLock { $0.rows.count } }
 
     func queueClaimed(userID: UUID, clientID: String, sealed: [UInt8], now: Date, leaseEnd: Date) async throws -> [AppleRevocationQueue.Claimed] {
         if queuingFails { throw Failure() }

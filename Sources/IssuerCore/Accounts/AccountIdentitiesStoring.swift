@@ -14,24 +14,3 @@ package protocol AccountIdentitiesStoring: Sendable {
     /// live; the custody provider's held tokens are queued for revocation in the same transaction.
     func unlink(provider: String, userID: UUID, sessionID: UUID, now: Date) async throws -> AccountIdentities.Unlinked
 }
-
-extension AccountIdentities {
-    /// How a link ended.
-    package enum Linked: Sendable, Equatable {
-        case linked
-        case alreadyLinked
-        case inUse
-        case providerTaken
-        /// The proving session was no longer live when the link was to be written: nothing changed.
-        case sessionEnded
-    }
-
-    /// How an unlink ended; `claimed` are Apple tokens to revoke now that they are queued.
-    package enum Unlinked: Sendable {
-        case unlinked(claimed: [AppleRevocationQueue.Claimed])
-        case notLinked
-        case lastIdentity
-        /// The proving session was no longer live when the unlink was to be written: nothing changed.
-        case sessionEnded
-    }
-}

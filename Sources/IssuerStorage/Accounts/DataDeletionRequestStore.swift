@@ -11,7 +11,8 @@ public struct DataDeletionRequestStore: DataDeletionRequestStoring {
     }
 
     public func record(code: String, provider: String, receivedAt: Date) async throws -> Date {
-        // One statement: a request delivered twice keeps its first time.
+        // One statement (two only after a lost race, below): a request delivered twice keeps its
+        // first time.
         let row = try await pool.query("""
             WITH inserted AS (
                 INSERT INTO data_deletion_requests (code, provider, received_at) VALUES ($1, $2, $3)
