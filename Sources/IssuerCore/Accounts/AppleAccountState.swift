@@ -12,7 +12,9 @@ public struct AppleAccountState: Sendable {
     /// Authorization codes still waiting for Apple.
     public var pendingCodes: Int
 
-    package init(emailForwarding: String? = nil, emailForwardingChangedAt: Date? = nil, heldTokens: [(clientID: String, since: Date)], pendingCodes: Int) {
+    package init(
+        emailForwarding: String? = nil, emailForwardingChangedAt: Date? = nil, heldTokens: [(clientID: String, since: Date)], pendingCodes: Int
+    ) {
         self.emailForwarding = emailForwarding
         self.emailForwardingChangedAt = emailForwardingChangedAt
         self.heldTokens = heldTokens

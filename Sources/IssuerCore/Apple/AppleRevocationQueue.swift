@@ -46,7 +46,10 @@ public struct AppleRevocationQueue: Sendable {
         /// `revoked` or `already_invalid` once finished.
         public var outcome: String?
 
-        package init(id: UUID, userID: UUID, clientID: String, createdAt: Date, attempts: Int, nextAttemptAt: Date, lastError: String? = nil, finishedAt: Date? = nil, outcome: String? = nil) {
+        package init(
+            id: UUID, userID: UUID, clientID: String, createdAt: Date, attempts: Int, nextAttemptAt: Date, lastError: String? = nil,
+            finishedAt: Date? = nil, outcome: String? = nil
+        ) {
             self.id = id
             self.userID = userID
             self.clientID = clientID
