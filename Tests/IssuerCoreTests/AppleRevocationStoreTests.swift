@@ -62,7 +62,7 @@ struct AppleRevocationStoreTests {
     @Test("enqueue moves every Apple token the user holds, already claimed, inside the caller's transaction")
     func enqueueInTransaction() async throws {
         try await TestCluster.withMigratedPool(size: 2) { pool in
-            let signIn = try await AccountDeletionStoreTests.signInHoldingAppleTokens(
+            let signIn = try await AccountDeletionStoringContractTests.signInHoldingAppleTokens(
                 pool: pool, subject: "queued.sub", clients: ["com.example.app", "com.example.web"], now: now)
             let claimed = try await pool.transaction { connection in
                 try AppleRevocationStore.enqueue(userID: signIn.user.id, on: connection, now: now, leaseEnd: now + 60)

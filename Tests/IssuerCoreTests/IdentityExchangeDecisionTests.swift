@@ -8,7 +8,7 @@ import TestSupport
 
 /// The native exchange's decisions over a storage fake (docs/reference.md, "Native sign-in"):
 /// what reaches storage, and what each answer of storage becomes. The sign-in statement itself is
-/// tested against PostgreSQL (`SignInStoreTests`), and the whole path over HTTP
+/// tested against PostgreSQL (`SignInStoringContractTests`), and the whole path over HTTP
 /// (`AppleExchangeEndpointTests`).
 @Suite("Native exchange decisions, without a database (reference: Native sign-in)")
 struct IdentityExchangeDecisionTests {

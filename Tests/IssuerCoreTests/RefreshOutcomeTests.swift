@@ -4,7 +4,7 @@ import Testing
 
 /// the refresh decision in Swift (docs/reference.md, "Refresh tokens and sessions"): how each verdict of the rotation statement is answered,
 /// and the one thing Swift decides itself, whether a spent token is a retry or a theft. The
-/// verdicts themselves, and their order, are the statement's (`RefreshRotationStoreTests`).
+/// verdicts themselves, and their order, are the statement's (`RefreshRotationStoringContractTests`).
 @Suite("Refresh decision (reference: Refresh tokens and sessions)")
 struct RefreshOutcomeTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -9,7 +9,7 @@ import TestSupport
 
 /// The refresh grant's decisions over a storage fake (docs/reference.md, "Refresh tokens and
 /// sessions"): what each answer of the rotation statement becomes, and what the grant then asks
-/// of storage. The statement itself is tested against PostgreSQL (`RefreshRotationStoreTests`),
+/// of storage. The statement itself is tested against PostgreSQL (`RefreshRotationStoringContractTests`),
 /// and the whole path over HTTP (`RefreshGrantTests`).
 @Suite("Refresh grant decisions, without a database (reference: Refresh tokens and sessions)")
 struct RefreshTokenGrantTests {

@@ -5,7 +5,7 @@ import Testing
 
 /// The janitor's batching against a fake store (docs/reference.md, "Refresh tokens and sessions"):
 /// what it asks the store to delete, and when it stops. The statements themselves are tested
-/// against PostgreSQL in `SessionJanitorTests`.
+/// against PostgreSQL in `SessionJanitorStoringContractTests`.
 @Suite("Janitor batching")
 struct SessionJanitorBatchTests {
     /// Answers each call with the next count of its kind (0 once they run out), and records the calls.

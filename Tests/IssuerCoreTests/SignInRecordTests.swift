@@ -5,7 +5,7 @@ import Postgres
 import Testing
 
 /// What the sign-in statement is given for each thing a sign-in yields (docs/reference.md,
-/// "Native sign-in" and "Hosted sign-in"): the statement itself runs in `SignInStoreTests`.
+/// "Native sign-in" and "Hosted sign-in"): the statement itself runs in `SignInStoringContractTests`.
 @Suite("Sign-in record")
 struct SignInRecordTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -5,10 +5,13 @@ import Postgres
 import Testing
 import TestSupport
 
-/// The account deletion's transaction and the audit record, and what `issuer users show` reads of
-/// a user's Apple side, against PostgreSQL (docs/reference.md, "Account deletion" and "Admin CLI").
-@Suite("Account deletion storage")
-struct AccountDeletionStoreTests {
+/// The contract of `AccountDeletionStoring`, held by `AccountDeletionStore` over PostgreSQL: the
+/// account deletion's transaction and the audit record, the Apple revocations it queues and settles,
+/// and what `issuer users show` reads of a user's Apple side (docs/reference.md, "Account deletion"
+/// and "Admin CLI"). The decision tests' fake (`AccountDeletionDecisionTests.FakeStore`) scripts its
+/// answers, so this suite runs against PostgreSQL alone.
+@Suite("Account deletion storage contract, PostgreSQL (reference: Account deletion)")
+struct AccountDeletionStoringContractTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// A user signed in with Apple (`subject`) for whom an Apple token per client is held (sealed `[7]`).

@@ -5,8 +5,13 @@ import Postgres
 import Testing
 import TestSupport
 
-@Suite("Sign-in storage (reference: Native sign-in, §4.3)")
-struct SignInStoreTests {
+/// The contract of `SignInStoring`, held by `SignInStore` over PostgreSQL (docs/reference.md,
+/// "Native sign-in" and "Refresh tokens and sessions"): one user per identity however many first
+/// sign-ins race, a session and a hashed refresh token per sign-in, and a profile that changes
+/// together. The decision tests' fake (`IdentityExchangeDecisionTests`) scripts its answers, so this
+/// suite runs against PostgreSQL alone; linking by e-mail is `EmailLinkingStoreTests`'.
+@Suite("Sign-in storage contract, PostgreSQL (reference: Native sign-in)")
+struct SignInStoringContractTests {
     @Test("16 concurrent first sign-ins of one Apple sub create exactly one user, and 16 sessions")
     func concurrentFirstSignIns() async throws {
         try await TestCluster.withMigratedPool(size: 16) { pool in

@@ -5,11 +5,15 @@ import Postgres
 import Testing
 import TestSupport
 
-/// The rotation statement is the one place the rules are checked (docs/reference.md, "Refresh tokens and sessions") (`RefreshVerdict`):
-/// each rule, the order in which they apply when a token breaks several, and that only a
-/// `rotated` verdict changes what is stored.
-@Suite("Refresh rotation statement (reference: Refresh tokens and sessions)")
-struct RefreshRotationStoreTests {
+/// The contract of `RefreshRotationStoring`, held by `RefreshGrantStores` over PostgreSQL
+/// (docs/reference.md, "Refresh tokens and sessions"). The rotation statement is the one place the
+/// rules are checked (`RefreshVerdict`): each rule, the order in which they apply when a token
+/// breaks several, and that only a `rotated` verdict changes what is stored. The decision tests'
+/// fake (`RefreshTokenGrantTests.Stores`) scripts a verdict per test instead of holding state, so
+/// this suite runs against PostgreSQL alone and shows that every verdict a script may answer is
+/// one the statement gives.
+@Suite("Refresh rotation storage contract, PostgreSQL (reference: Refresh tokens and sessions)")
+struct RefreshRotationStoringContractTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// The stored state of one token and its session, relative to `now`.
@@ -127,6 +131,46 @@ struct RefreshRotationStoreTests {
             #expect(successors == 0, "a refused refresh stores no successor")
             #expect(after?.values == before?.values, "a refused refresh changes nothing")
         }
+    }
+
+    @Test("every verdict the decision tests may script is one the statement answers (a replayed proof as DPoPProofReplayed)")
+    func everyVerdictIsReachable() {
+        let answered = Set(Self.cases.map(\.expected)).union([.proofReplayed])
+        #expect(answered == Set(RefreshVerdict.allCases))
+    }
+
+    @Test("revokeSession revokes the token's session: its next refresh is revoked and stores nothing; another session is untouched")
+    func revokeSession() async throws {
+        let pool = try await Self.pool.value
+        let stores = RefreshGrantStores(rotation: RefreshRotationStore(pool: pool), revocation: SessionRevocationStore(pool: pool))
+        let hash = try await Self.store(Stored(), pool: pool)
+        let other = try await Self.store(Stored(), pool: pool)
+        let sessionOf = { (hash: [UInt8]) async throws -> UUID in
+            try #require(try await pool.query("SELECT session_id FROM refresh_tokens WHERE token_hash = $1", [hash]).single?
+                .decode(UUID.self, column: "session_id"))
+        }
+        let session = try await sessionOf(hash)
+        try await stores.revokeSession(session, reason: "refresh token reused", at: Self.now)
+        let reason = try await pool.query("SELECT revoked_reason FROM sessions WHERE id = $1", [session]).single?
+            .decodeIfPresent(String.self, column: "revoked_reason")
+        #expect(reason == "refresh token reused")
+        let refused = try await stores.rotate(
+            tokenHash: hash, successorHash: Array(repeating: 7, count: 32), clientID: "app", requestedScopes: nil, now: Self.now,
+            successorExpiresAt: Self.now.addingTimeInterval(3_600), dpopThumbprint: nil, dpopProof: nil, resendSince: nil)
+        #expect(refused?.verdict == .revoked)
+        let successors = try await pool.query(
+            "SELECT count(*) AS count FROM refresh_tokens WHERE token_hash = $1", [Array(repeating: UInt8(7), count: 32)]
+        ).single?.decode(Int.self, column: "count")
+        #expect(successors == 0)
+        let untouched = try await stores.rotate(
+            tokenHash: other, successorHash: Array(repeating: 8, count: 32), clientID: "app", requestedScopes: nil, now: Self.now,
+            successorExpiresAt: Self.now.addingTimeInterval(3_600), dpopThumbprint: nil, dpopProof: nil, resendSince: nil)
+        #expect(untouched?.verdict == .rotated)
+        // A second revocation of a revoked session keeps the first reason.
+        try await stores.revokeSession(session, reason: "another reason", at: Self.now.addingTimeInterval(60))
+        let kept = try await pool.query("SELECT revoked_reason FROM sessions WHERE id = $1", [session]).single?
+            .decodeIfPresent(String.self, column: "revoked_reason")
+        #expect(kept == "refresh token reused")
     }
 
     @Test("an unknown hash answers no record")
