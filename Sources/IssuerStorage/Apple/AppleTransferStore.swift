@@ -43,7 +43,20 @@ package struct AppleTransferStore: AppleTransferStoring {
     /// `sub` already. The user's own e-mail follows when it was this identity's old address (the
     /// sending team's relay, which Apple no longer forwards), so `/userinfo` and refreshed tokens
     /// carry the new one before the user signs in again; an address another provider gave stays.
+    ///
+    /// Two re-keyings to one `sub` at once (two exported identities given the same new `sub`, an
+    /// import racing a sign-in) both pass the statement's check; the second one's update then
+    /// meets the first one's row at the primary key, and that identity is left as it was: false,
+    /// as the check would have answered, never an error that ends the import or the sign-in.
     package func rekey(transferSub: String, to subject: String, email: String?, now: Date) async throws -> Bool {
+        do {
+            return try await rekeyInTransaction(transferSub: transferSub, to: subject, email: email, now: now)
+        } catch let error as PostgresError where error.sqlState == .uniqueViolation && error.constraint == "identities_pkey" {
+            return false
+        }
+    }
+
+    private func rekeyInTransaction(transferSub: String, to subject: String, email: String?, now: Date) async throws -> Bool {
         try await pool.transaction { connection in
             // The user's row first, the order account deletion locks them in (user, then its
             // identities by cascade), so that the two never wait on each other in a cycle.
