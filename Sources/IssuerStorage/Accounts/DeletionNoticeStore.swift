@@ -6,14 +6,15 @@ import Postgres
 /// (docs/reference.md, "Account deletion"). Claimed as Apple's revocations are
 /// (`FOR UPDATE SKIP LOCKED`, the next attempt pushed past the send's deadline), so two processes
 /// never send one notice at once (`RetryQueueTable`).
-public struct DeletionNoticeStore: DeletionNoticeStoring {
+public struct DeletionNoticeStore: DeletionNoticeStoring, RetryQueueStore {
     private let pool: ConnectionPool
     /// A finished row forgets the provider's user id.
-    private static let table = RetryQueueTable(
-        name: "deletion_notices", forgotten: "subject", claimedColumns: "id, user_id, provider, subject, attempts")
+    package let table: RetryQueueTable
 
     public init(pool: ConnectionPool) {
         self.pool = pool
+        table = RetryQueueTable(
+            pool: pool, name: "deletion_notices", forgotten: "subject", claimedColumns: "id, user_id, provider, subject, attempts")
     }
 
     /// Queues a notice for each identity of the user at one of `providers`, inside the caller's
@@ -36,26 +37,10 @@ public struct DeletionNoticeStore: DeletionNoticeStoring {
             WHERE d.finished_at IS NULL AND EXISTS (
                 SELECT 1 FROM identities i WHERE i.provider = d.provider AND i.subject = d.subject)
             """, [now])
-        return try await Self.table.claimDue(on: pool, now: now, leaseEnd: leaseEnd, limit: limit).map { row in
+        return try await table.claimDue(now: now, leaseEnd: leaseEnd, limit: limit).map { row in
             DeletionNoticeQueue.Claimed(
                 id: try row.decode(column: "id"), userID: try row.decode(column: "user_id"), provider: try row.decode(column: "provider"),
                 subject: try row.decode(column: "subject"), attempts: try row.decode(column: "attempts"))
         }
-    }
-
-    package func finish(id: UUID, at now: Date, outcome: String) async throws {
-        try await Self.table.finish(on: pool, id: id, at: now, outcome: outcome)
-    }
-
-    package func reschedule(id: UUID, next: Date, error: String) async throws {
-        try await Self.table.reschedule(on: pool, id: id, next: next, error: error)
-    }
-
-    package func depth() async throws -> Int {
-        try await Self.table.depth(on: pool)
-    }
-
-    package func pruneFinished(before cutoff: Date) async throws {
-        try await Self.table.pruneFinished(on: pool, before: cutoff)
     }
 }

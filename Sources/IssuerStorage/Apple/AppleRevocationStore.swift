@@ -5,15 +5,16 @@ import Postgres
 /// The SQL of Apple refresh tokens waiting to be revoked at Apple (`apple_revocations`). A row
 /// is claimed with `FOR UPDATE SKIP LOCKED` and its next attempt pushed past the send's deadline,
 /// so two processes never send the same revocation at once (docs/design.md, "Apple and remote parties").
-public struct AppleRevocationStore: AppleRevocationStoring {
+public struct AppleRevocationStore: AppleRevocationStoring, RetryQueueStore {
     private let pool: ConnectionPool
     /// A finished row forgets its sealed token.
-    private static let table = RetryQueueTable(
-        name: "apple_revocations", forgotten: "sealed", claimedColumns: "id, user_id, client_id, sealed, attempts")
+    package let table: RetryQueueTable
 
     /// Every statement runs on `pool`.
     public init(pool: ConnectionPool) {
         self.pool = pool
+        table = RetryQueueTable(
+            pool: pool, name: "apple_revocations", forgotten: "sealed", claimedColumns: "id, user_id, client_id, sealed, attempts")
     }
 
     /// Queues every Apple token the user holds, inside the caller's transaction (an account's
@@ -36,23 +37,7 @@ public struct AppleRevocationStore: AppleRevocationStoring {
     }
 
     package func claimDue(now: Date, leaseEnd: Date, limit: Int) async throws -> [AppleRevocationQueue.Claimed] {
-        try await Self.table.claimDue(on: pool, now: now, leaseEnd: leaseEnd, limit: limit).map(Self.claimed)
-    }
-
-    package func finish(id: UUID, at now: Date, outcome: String) async throws {
-        try await Self.table.finish(on: pool, id: id, at: now, outcome: outcome)
-    }
-
-    package func reschedule(id: UUID, next: Date, error: String) async throws {
-        try await Self.table.reschedule(on: pool, id: id, next: next, error: error)
-    }
-
-    package func depth() async throws -> Int {
-        try await Self.table.depth(on: pool)
-    }
-
-    package func pruneFinished(before cutoff: Date) async throws {
-        try await Self.table.pruneFinished(on: pool, before: cutoff)
+        try await table.claimDue(now: now, leaseEnd: leaseEnd, limit: limit).map(Self.claimed)
     }
 
     /// Pending rows first (next due first), then the most recently finished; never the token.
