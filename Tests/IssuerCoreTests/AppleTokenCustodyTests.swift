@@ -7,7 +7,7 @@ import TestSupport
 
 /// Apple token custody's decisions against a fake store and fake Apple endpoints (docs/reference.md,
 /// "Apple token custody"): what each answer of Apple's does, and what is kept for whom. The
-/// statements run against PostgreSQL in `AppleCustodyTests`.
+/// statements run against PostgreSQL in `AppleCustodyStoringContractTests`.
 @Suite("Apple token custody decisions")
 struct AppleTokenCustodyTests {
     /// Keeps nothing: answers `keep` with `kept`, hands out `pending` codes, and records every call.
