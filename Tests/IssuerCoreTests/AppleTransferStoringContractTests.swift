@@ -2,6 +2,7 @@ import Foundation
 @testable import IssuerCore
 @testable import IssuerStorage
 import Postgres
+import Synchronization
 import Testing
 import TestSupport
 
@@ -205,6 +206,37 @@ struct AppleTransferStoringContractTests {
             }
             let stages = try await store.stages()
             #expect(stages == AppleTeamTransfer.Stages(notExported: 0, exported: 8, rekeyed: 8))
+        }
+    }
+
+    @Test("a re-keying that meets another's uncommitted move to the same sub at the primary key answers false, not an error")
+    func rekeyBehindAnUncommittedOne() async throws {
+        try await TestCluster.withMigratedPool(size: 4) { pool in
+            let store = AppleTransferStore(pool: pool)
+            for side in ["a", "b"] {
+                _ = try await Self.signIn(pool, subject: "held.\(side)")
+                try await store.recordExport(subject: "held.\(side)", transferSub: "x.held.\(side)", target: "TEAM2")
+            }
+            // Side a moves to the sub and holds its transaction open; side b starts once a's row is
+            // written, so b's check passes (a's row is not visible to it) and its update waits on
+            // the key until a commits.
+            let written = Atomic<Bool>(false)
+            let holder = Task {
+                try await pool.transaction { connection in
+                    let row = try connection.query(
+                        AppleTransferStore.rekeyStatement, ["apple", "x.held.a", "held.new", Self.now, nil as String?]).single
+                    written.store(true, ordering: .sequentiallyConsistent)
+                    _ = try connection.query("SELECT pg_sleep(1.5)")
+                    return try row?.decode(Int.self, column: "rekeyed") == 1
+                }
+            }
+            while !written.load(ordering: .sequentiallyConsistent) { try await Task.sleep(for: .milliseconds(5)) }
+            let behind = try await store.rekey(transferSub: "x.held.b", to: "held.new", email: nil, now: Self.now)
+            let held = try await holder.value
+            #expect(held)
+            #expect(!behind)
+            let stages = try await store.stages()
+            #expect(stages == AppleTeamTransfer.Stages(notExported: 0, exported: 1, rekeyed: 1))
         }
     }
 }

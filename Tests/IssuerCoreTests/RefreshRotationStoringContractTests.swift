@@ -133,10 +133,12 @@ struct RefreshRotationStoringContractTests {
         }
     }
 
-    @Test("every verdict the decision tests may script is one the statement answers (a replayed proof as DPoPProofReplayed)")
+    @Test("every verdict the decision tests may script has a case here that the statement answers, but the replay, which it throws")
     func everyVerdictIsReachable() {
-        let answered = Set(Self.cases.map(\.expected)).union([.proofReplayed])
-        #expect(answered == Set(RefreshVerdict.allCases))
+        // `verdict(_:)` shows the statement answering each case's verdict; `proofInTheStatement`
+        // shows a replayed proof thrown as `DPoPProofReplayed` before any verdict is read.
+        let unreached = Set(RefreshVerdict.allCases).subtracting(Self.cases.map(\.expected))
+        #expect(unreached == [.proofReplayed])
     }
 
     @Test("revokeSession revokes the token's session: its next refresh is revoked and stores nothing; another session is untouched")
@@ -154,16 +156,17 @@ struct RefreshRotationStoringContractTests {
         let reason = try await pool.query("SELECT revoked_reason FROM sessions WHERE id = $1", [session]).single?
             .decodeIfPresent(String.self, column: "revoked_reason")
         #expect(reason == "refresh token reused")
+        let refusedSuccessor = RefreshToken.generate().hash
         let refused = try await stores.rotate(
-            tokenHash: hash, successorHash: Array(repeating: 7, count: 32), clientID: "app", requestedScopes: nil, now: Self.now,
+            tokenHash: hash, successorHash: refusedSuccessor, clientID: "app", requestedScopes: nil, now: Self.now,
             successorExpiresAt: Self.now.addingTimeInterval(3_600), dpopThumbprint: nil, dpopProof: nil, resendSince: nil)
         #expect(refused?.verdict == .revoked)
         let successors = try await pool.query(
-            "SELECT count(*) AS count FROM refresh_tokens WHERE token_hash = $1", [Array(repeating: UInt8(7), count: 32)]
+            "SELECT count(*) AS count FROM refresh_tokens WHERE token_hash = $1", [refusedSuccessor]
         ).single?.decode(Int.self, column: "count")
         #expect(successors == 0)
         let untouched = try await stores.rotate(
-            tokenHash: other, successorHash: Array(repeating: 8, count: 32), clientID: "app", requestedScopes: nil, now: Self.now,
+            tokenHash: other, successorHash: RefreshToken.generate().hash, clientID: "app", requestedScopes: nil, now: Self.now,
             successorExpiresAt: Self.now.addingTimeInterval(3_600), dpopThumbprint: nil, dpopProof: nil, resendSince: nil)
         #expect(untouched?.verdict == .rotated)
         // A second revocation of a revoked session keeps the first reason.

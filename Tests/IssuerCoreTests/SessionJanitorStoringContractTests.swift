@@ -48,7 +48,8 @@ struct SessionJanitorStoringContractTests {
         }
     }
 
-    @Test("each kind: a batch deletes at most its limit of rows expired before the cutoff, never one at or after it", arguments: [
+    @Test("spent states and DPoP proofs: a batch deletes at most its limit of rows expired before the cutoff, never one at or after it",
+          arguments: [
         ExpiredRows.spentAuthorizationStates, .dpopProofs,
     ])
     func batchOfOneKind(rows: ExpiredRows) async throws {

@@ -42,6 +42,8 @@ struct SessionProofStoringContractTests {
             #expect(spent == spentRecord)
             let spentLate = try await store.proofRecord(tokenHash: token.hash, now: Self.now + 6000)
             #expect(spentLate?.state == .spent, "spent wins over the token's own expiry")
+            let spentEnded = try await store.proofRecord(tokenHash: token.hash, now: Self.now + 7200)
+            #expect(spentEnded?.state == .sessionExpired, "the session's end wins over spent")
             let next = try await store.proofRecord(tokenHash: successor.hash, now: Self.now + 120)
             #expect(next?.state == .current)
             let sessionEnded = try await store.proofRecord(tokenHash: successor.hash, now: Self.now + 7200)

@@ -45,7 +45,7 @@ struct SessionRevocationStoringContractTests {
         }
     }
 
-    @Test("by refresh token or session id with its client (RFC 7009 §2.1): another client's revokes nothing and answers false")
+    @Test("by refresh token or session id and client (RFC 7009 §2.1): once, never another client's; a revoked session stops rotating")
     func byClient() async throws {
         try await TestCluster.withMigratedPool(size: 2) { pool in
             let store = SessionRevocationStore(pool: pool)
@@ -61,10 +61,14 @@ struct SessionRevocationStoringContractTests {
             #expect(!unknownToken)
             let revoked = try await store.revoke(refreshTokenHash: token.hash, clientID: client, reason: "revoked", at: Self.now)
             #expect(revoked)
-            let twice = try await store.revoke(refreshTokenHash: token.hash, clientID: client, reason: "revoked", at: Self.now)
+            let twice = try await store.revoke(refreshTokenHash: token.hash, clientID: client, reason: "again", at: Self.now + 30)
             #expect(!twice)
             let ended = try await Self.revocation(pool, byToken.sessionID)
             #expect(ended.at == Self.now && ended.reason == "revoked")
+            let refused = try await RefreshRotationStore(pool: pool).rotate(
+                tokenHash: token.hash, successorHash: RefreshToken.generate().hash, clientID: client, requestedScopes: nil,
+                now: Self.now + 60, successorExpiresAt: Self.now + 3660)
+            #expect(refused?.verdict == .revoked, "a revoked session's refresh token no longer rotates")
 
             let bySession = try await Self.signIn(pool, subject: "revoke.client")
             let otherClient = try await store.revoke(
@@ -74,6 +78,10 @@ struct SessionRevocationStoringContractTests {
             #expect(live.at == nil)
             let ownClient = try await store.revoke(sessionID: bySession.sessionID, clientID: client, reason: "revoked", at: Self.now)
             #expect(ownClient)
+            let ownTwice = try await store.revoke(sessionID: bySession.sessionID, clientID: client, reason: "again", at: Self.now + 60)
+            #expect(!ownTwice, "a revoked session is not revoked twice")
+            let kept = try await Self.revocation(pool, bySession.sessionID)
+            #expect(kept.at == Self.now && kept.reason == "revoked")
         }
     }
 
@@ -92,7 +100,9 @@ struct SessionRevocationStoringContractTests {
             let again = try await store.revokeAll(userID: first.user.id, reason: "password reset", at: Self.now + 60)
             #expect(again == 0)
             let kept = try await Self.revocation(pool, second.sessionID)
-            #expect(kept.reason == "signed out")
+            #expect(kept.at == Self.now && kept.reason == "signed out")
+            let ended = try await Self.revocation(pool, third.sessionID)
+            #expect(ended.at == Self.now + 60 && ended.reason == "password reset")
             let neighbourLive = try await Self.revocation(pool, neighbour.sessionID)
             #expect(neighbourLive.at == nil)
         }
