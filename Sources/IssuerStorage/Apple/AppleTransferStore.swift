@@ -44,10 +44,11 @@ package struct AppleTransferStore: AppleTransferStoring {
     /// sending team's relay, which Apple no longer forwards), so `/userinfo` and refreshed tokens
     /// carry the new one before the user signs in again; an address another provider gave stays.
     ///
-    /// Two re-keyings to one `sub` at once (two exported identities given the same new `sub`, an
-    /// import racing a sign-in) both pass the statement's check; the second one's update then
-    /// meets the first one's row at the primary key, and that identity is left as it was: false,
-    /// as the check would have answered, never an error that ends the import or the sign-in.
+    /// Two moves to one `sub` at once (two exported identities given the same new `sub`, or a first
+    /// sign-in with that `sub` writing its identity meanwhile) both pass the statement's check; the
+    /// re-keying's update then meets the other row at the primary key, and its identity is left as
+    /// it was: false, as the check would have answered, never an error that ends the import or the
+    /// sign-in.
     package func rekey(transferSub: String, to subject: String, email: String?, now: Date) async throws -> Bool {
         do {
             return try await rekeyInTransaction(transferSub: transferSub, to: subject, email: email, now: now)
