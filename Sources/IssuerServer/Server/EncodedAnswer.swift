@@ -6,14 +6,17 @@ import NIOHTTP1
 /// changes rather than per request, with the fields `ResponseStamp` puts on every answer. Two of
 /// those differ per response and are added by `head(date:requestID:)`: `Date` and `X-Request-Id`.
 ///
-/// The answer still goes through NIO's response encoder rather than as ready bytes past it: the
-/// encoder frames it (RFC 9112 §6), and pairs each request it decoded with the response that
-/// answers it (to frame answers to HEAD), so a request answered past it would stay queued there.
+/// It is written two ways. Through NIO's response encoder (`StaticRouteHandler`), which frames it
+/// (RFC 9112 §6) and pairs each request it decoded with the response that answers it (to frame
+/// answers to HEAD), so that a request the decoder read must be answered through it. And as ready
+/// bytes (`wireHead`, `writeWire`) by `ReadyAnswerHandler`, for requests the decoder never saw.
 struct EncodedAnswer: Sendable {
     let status: HTTPResponseStatus
     /// The answer's own fields, `ResponseStamp`'s fixed ones and `Content-Length`.
     let headers: HTTPHeaders
     let body: ByteBuffer?
+    /// The status line and `headers` as HTTP/1.1 writes them (RFC 9112 §4, §5.1).
+    let wireHead: [UInt8]
 
     init(_ answer: StaticAnswer) {
         status = HTTPResponseStatus(statusCode: answer.status.code, reasonPhrase: answer.status.reasonPhrase)
@@ -24,6 +27,16 @@ struct EncodedAnswer: Sendable {
         ResponseStamp.stampEncoded(&headers)
         if let body = answer.body { headers.add(name: "Content-Length", value: String(body.readableBytes)) }
         self.headers = headers
+        var wire = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+        for (name, value) in headers { wire += "\(name): \(value)\r\n" }
+        wireHead = Array(wire.utf8)
+    }
+
+    /// One whole response as ready bytes, for a GET (a body whenever the answer has one).
+    func writeWire(into buffer: inout ByteBuffer, date: String, requestID: String) {
+        buffer.writeBytes(wireHead)
+        buffer.writeString("Date: \(date)\r\n\(ResponseStamp.requestIDName): \(requestID)\r\n\r\n")
+        if var body { buffer.writeBuffer(&body) }
     }
 
     /// The head of one response.

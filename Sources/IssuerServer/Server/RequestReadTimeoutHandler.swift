@@ -59,6 +59,12 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         context.fireChannelRead(data)
     }
 
+    /// An answer `ReadyAnswerHandler` wrote before the decoder: a request read and answered.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ReadyAnswerHandler.Answered, answersWritten >= requestsRead { startOwing(context) }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             answersWritten += 1

@@ -22,4 +22,10 @@ struct StaticRoutes: Sendable {
     }
 
     let entries: [String: Entry]
+
+    /// The entry for a request target: its path alone names it, a query changes nothing.
+    func entry(forTarget target: String) -> Entry? {
+        guard let query = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return entries[target] }
+        return entries[String(target[..<query])]
+    }
 }

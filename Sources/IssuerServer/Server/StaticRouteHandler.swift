@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import NIOCore
 import NIOHTTP1
 
@@ -30,8 +27,7 @@ final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var passedOn = 0
     /// Between the head of a request answered here and its end: its remaining parts are dropped.
     private var answering = false
-    private var dateSecond = -1
-    private var date = ""
+    private var date = ResponseDate()
 
     init(routes: StaticRoutes, metrics: ServerMetrics) {
         self.routes = routes
@@ -47,7 +43,7 @@ final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
             // decides about closing and upgrades.
             if passedOn == 0, request.method == .GET, request.version == .http1_1,
                 Self.staysOpen(request.headers), context.channel.isWritable,
-                let entry = entry(for: request.uri)
+                let entry = routes.entry(forTarget: request.uri)
             {
                 answering = true
                 answer(entry, request: request, context: context)
@@ -76,34 +72,14 @@ final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
         headers[canonicalForm: "connection"].allSatisfy { $0.lowercased() == "keep-alive" }
     }
 
-    private func entry(for uri: String) -> StaticRoutes.Entry? {
-        guard let query = uri.utf8.firstIndex(of: UInt8(ascii: "?")) else { return routes.entries[uri] }
-        return routes.entries[String(uri[..<query])]
-    }
-
     private func answer(_ entry: StaticRoutes.Entry, request: HTTPRequestHead, context: ChannelHandlerContext) {
         let start = ContinuousClock.now
         // RFC 9110 §5.3: several field lines of one name are one comma-separated list.
         let conditions = request.headers["if-none-match"]
         let answer = entry.answer(conditions.isEmpty ? nil : conditions.joined(separator: ", "))
-        context.write(wrapOutboundOut(.head(answer.head(date: currentDate(), requestID: StaticRequestID.next()))), promise: nil)
+        context.write(wrapOutboundOut(.head(answer.head(date: date.current(), requestID: StaticRequestID.next()))), promise: nil)
         if let body = answer.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         ResponseStamp.record(metrics, route: entry.route, method: "GET", status: Int(answer.status.code), since: start)
-    }
-
-    /// RFC 9110 §5.6.7's IMF-fixdate, made once a second per connection.
-    private func currentDate() -> String {
-        var now = time(nil)
-        guard Int(now) != dateSecond else { return date }
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        date = "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
-        dateSecond = Int(now)
-        return date
     }
 }
