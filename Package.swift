@@ -165,7 +165,13 @@ let package = Package(
         // they need no `@testable import` and every configuration builds them.
         .target(
             name: "FuzzHarnesses",
-            dependencies: ["IssuerCore", "JOSE", "Postgres", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "IssuerCore", "IssuerServer", "JOSE", "Postgres", .product(name: "Crypto", package: "swift-crypto"),
+                // NIO's HTTP/1 decoder, which PlainGetHead's harness holds it to.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Fuzz/Harnesses",
             swiftSettings: swiftSettings
         ),
@@ -246,7 +252,7 @@ let package = Package(
 if Context.environment["ISSUER_FUZZ"] != nil {
     let fuzzTargets = [
         "CacheControl", "ForwardedFor", "FormBody", "JSONBody", "JWS", "JWK", "AppleNotificationEvent",
-        "AppleUserJSON", "AuthorizationState", "RedirectURI", "BrowserParameters", "FacebookSignedRequest",
+        "AppleUserJSON", "AuthorizationState", "RedirectURI", "BrowserParameters", "FacebookSignedRequest", "PlainGetHead",
     ]
     package.targets.append(.target(name: "LibFuzzer", path: "Fuzz/LibFuzzer"))
     for name in fuzzTargets {

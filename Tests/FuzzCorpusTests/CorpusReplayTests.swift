@@ -27,6 +27,7 @@ struct CorpusReplayTests {
         Harness(name: "JSONBody", run: JSONBodyHarness.run),
         Harness(name: "JWK", run: JWKHarness.run),
         Harness(name: "JWS", run: JWSHarness.run),
+        Harness(name: "PlainGetHead", run: PlainGetHeadHarness.run),
         Harness(name: "RedirectURI", run: RedirectURIHarness.run),
     ]
 

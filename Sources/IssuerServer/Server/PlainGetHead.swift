@@ -10,19 +10,19 @@
 /// caller hands the bytes to the full parser, which decides about them as it always has. So a
 /// request read here is one NIO's decoder would read the same way, and the rules it cannot be
 /// held to here are refused by leaving it to the decoder.
-struct PlainGetHead: Equatable {
+package struct PlainGetHead: Equatable {
     /// The request target as sent, query included (origin-form, RFC 9112 §3.2.1).
-    let target: String
+    package let target: String
     /// The `If-None-Match` field lines joined as one list (RFC 9110 §5.3), nil without any.
-    let ifNoneMatch: String?
+    package let ifNoneMatch: String?
     /// Bytes of the head, its empty last line included: where the next request starts.
-    let length: Int
+    package let length: Int
 
     /// The longest head read here; a longer one goes to the decoder, whose limits apply.
-    static let maxLength = 4096
+    package static let maxLength = 4096
 
     /// Reads a head at the start of `bytes`; nil when `bytes` do not start with a complete plain GET head.
-    init?(_ bytes: UnsafeRawBufferPointer) {
+    package init?(_ bytes: UnsafeRawBufferPointer) {
         var reader = Reader(bytes: bytes.prefix(Self.maxLength))
         guard reader.skip("GET "), let target = reader.target(), reader.skip(" HTTP/1.1\r\n") else { return nil }
         var hosts = 0
