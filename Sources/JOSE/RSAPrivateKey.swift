@@ -5,18 +5,17 @@ import Synchronization
 /// An RSA private key that produces RS256 signatures (RFC 7518 §3.3, RSASSA-PKCS1-v1_5 per RFC 8017 §8.2).
 ///
 /// `@unchecked Sendable`: the wrapped `EVP_PKEY` is never mutated after construction, and OpenSSL 3 documents a
-/// fully built key as safe to share across threads; every signature uses its own `EVP_MD_CTX`, so signing runs in
-/// parallel without locks or actor hops.
+/// fully built key as safe to share across threads; every signature uses a signing context no other signature is
+/// using, over a copy of the key of its own, so signing runs in parallel without shared locks or actor hops.
 public final class RSAPrivateKey: @unchecked Sendable {
     private let pkey: OpaquePointer
-    /// A signing context prepared once (RSA, PKCS#1 v1.5, SHA-256) and only ever read: each signature works on a
-    /// duplicate of it, which skips OpenSSL's per-call algorithm lookup and set-up, the main cost besides the
-    /// RSA operation itself.
-    private let signingTemplate: OpaquePointer
     /// SHA-256, fetched from the provider once.
     private let sha256: OpaquePointer
-    /// Prepared contexts not in use. The lock is held only to take or return one, never while signing, so
-    /// concurrent signatures run in parallel; a context is used by one signature at a time.
+    /// Prepared signing contexts (RSA, PKCS#1 v1.5, SHA-256) not in use, each made once and reused, which skips
+    /// OpenSSL's per-call algorithm lookup and set-up, the main cost besides the RSA operation itself. The lock is
+    /// held only to take or return one, never while signing, so concurrent signatures run in parallel; a context
+    /// is used by one signature at a time. Each context signs with a copy of the key of its own
+    /// (`makeSigningContext()`).
     private let idleContexts = Mutex<[SigningContext]>([])
     private static let maximumIdleContexts = 32
 
@@ -82,31 +81,38 @@ public final class RSAPrivateKey: @unchecked Sendable {
             EVP_PKEY_free(pkey)
             throw JOSEError.openSSLFailure("EVP_MD_fetch")
         }
-        guard let template = EVP_PKEY_CTX_new_from_pkey(nil, pkey, nil) else {
-            EVP_MD_free(sha256)
-            EVP_PKEY_free(pkey)
-            throw JOSEError.openSSLFailure("EVP_PKEY_CTX_new_from_pkey")
-        }
-        guard EVP_PKEY_sign_init(template) == 1,
-            EVP_PKEY_CTX_set_rsa_padding(template, RSA_PKCS1_PADDING) == 1,
-            EVP_PKEY_CTX_set_signature_md(template, sha256) == 1
-        else {
-            // The context exists by now: free it too, or every failed key load leaks one.
-            EVP_PKEY_CTX_free(template)
-            EVP_MD_free(sha256)
-            EVP_PKEY_free(pkey)
-            throw JOSEError.openSSLFailure("EVP_PKEY_sign_init")
-        }
         self.pkey = pkey
         self.sha256 = sha256
-        self.signingTemplate = template
+        // One context now, so that a key OpenSSL cannot sign with is refused when it is loaded, not at its
+        // first signature.
+        guard let first = makeSigningContext() else { throw JOSEError.openSSLFailure("EVP_PKEY_sign_init") }
+        idleContexts.withLock { $0.append(SigningContext(pointer: first)) }
     }
 
     deinit {
         idleContexts.withLock { $0.forEach { EVP_PKEY_CTX_free($0.pointer) } }
-        EVP_PKEY_CTX_free(signingTemplate)
         EVP_MD_free(sha256)
         EVP_PKEY_free(pkey)
+    }
+
+    /// A signing context over a copy of the key of its own. OpenSSL takes an RSA key's write lock on every
+    /// signature, and every thread but the first to sign blinds with one blinding shared under another lock; so
+    /// contexts that share one key serialize there when many cores sign at once (as `openssl speed -multi`,
+    /// whose processes each load their own key, never does). A copy per context leaves each lock to one
+    /// signature at a time.
+    private func makeSigningContext() -> OpaquePointer? {
+        guard let copy = EVP_PKEY_dup(pkey) else { return nil }
+        // The context holds a reference of its own.
+        defer { EVP_PKEY_free(copy) }
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, copy, nil) else { return nil }
+        guard EVP_PKEY_sign_init(context) == 1,
+            EVP_PKEY_CTX_set_rsa_padding(context, RSA_PKCS1_PADDING) == 1,
+            EVP_PKEY_CTX_set_signature_md(context, sha256) == 1
+        else {
+            EVP_PKEY_CTX_free(context)
+            return nil
+        }
+        return context
     }
 
     /// Serializes the key as unencrypted PKCS#8 PEM (RFC 7468 §10), the form `init(pemPKCS8:)` reads back.
@@ -136,8 +142,8 @@ public final class RSAPrivateKey: @unchecked Sendable {
                 digestLength == 32
             else { throw JOSEError.openSSLFailure("EVP_Digest") }
         }
-        guard let ctx = idleContexts.withLock({ $0.popLast()?.pointer }) ?? EVP_PKEY_CTX_dup(signingTemplate) else {
-            throw JOSEError.openSSLFailure("EVP_PKEY_CTX_dup")
+        guard let ctx = idleContexts.withLock({ $0.popLast()?.pointer }) ?? makeSigningContext() else {
+            throw JOSEError.openSSLFailure("EVP_PKEY_sign_init")
         }
         var length = Int(EVP_PKEY_get_size(pkey))
         var signature = [UInt8](repeating: 0, count: length)

@@ -134,4 +134,16 @@ import TestSupport
             #expect(key.publicKey.verify(signature: signature, message: Array(message.utf8)))
         }
     }
+
+    @Test("every signing context signs with the same key: RSASSA-PKCS1-v1_5 is deterministic, so one message signed at once on many tasks is one signature")
+    func contextsShareTheKey() async throws {
+        let key = TestRSAKeys.a
+        let message = Array("the same claims".utf8)
+        let signatures = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+            for _ in 0..<16 { group.addTask { try key.sign(message) } }
+            return try await group.reduce(into: Set<[UInt8]>()) { $0.insert($1) }
+        }
+        #expect(signatures.count == 1)
+        #expect(signatures.first.map { key.publicKey.verify(signature: $0, message: message) } == true)
+    }
 }
