@@ -9,9 +9,11 @@ import NIOHTTPTypesHTTP1
 /// An HTTP/1.1 connection as Hummingbird's `HTTP1Channel` sets it up, with the issuer's own
 /// handlers where they belong: between NIO's HTTP/1 decoder and the conversion to HTTPTypes.
 ///
-/// The order, from the socket in: `ReadyAnswerHandler`, which answers a connection's static GETs
-/// from ready bytes until it asks for anything else, when the connection passes to the rest; NIO's encoder and decoder; `RequestReadTimeoutHandler` (docs/reference.md, "Faults and bad input"),
-/// which must see every request and answer, the static ones included; `HTTP1RequestRulesHandler`,
+/// The order, from the socket in: `ReadyAnswerHandler`, when the listener has static routes, which
+/// answers a connection's static GETs from ready bytes until it asks for anything else, and then
+/// passes the connection on; NIO's encoder and decoder; `RequestReadTimeoutHandler`
+/// (docs/reference.md, "Faults and bad input"), which must see every request and answer, the
+/// static ones included (those answered before the decoder by an event); `HTTP1RequestRulesHandler`,
 /// for the rules of RFC 9112 that HTTPTypes cannot express (`Host`, HTTP/1.0 persistence);
 /// `StaticRouteHandler`, when
 /// the listener has static routes; the conversion to HTTPTypes; Hummingbird's connection state and
@@ -42,6 +44,10 @@ struct IssuerHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             limits.maxHeaderListSize = defaults.maxHeaderListSize
             limits.maxHeaderFieldCount = defaults.maxHeaderFieldCount
             let pipeline = channel.pipeline.syncOperations
+            // Added before NIO's handlers, so after whatever the connection already has nearest the socket.
+            if !staticRoutes.entries.isEmpty {
+                try pipeline.addHandler(ReadyAnswerHandler(routes: staticRoutes, metrics: metrics))
+            }
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false,
                 withErrorHandling: false,
@@ -51,7 +57,6 @@ struct IssuerHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(RequestReadTimeoutHandler(limit: readTimeout))
             try pipeline.addHandler(HTTP1RequestRulesHandler(metrics: metrics))
             if !staticRoutes.entries.isEmpty {
-                try pipeline.addHandler(ReadyAnswerHandler(routes: staticRoutes, metrics: metrics), position: .first)
                 try pipeline.addHandler(StaticRouteHandler(routes: staticRoutes, metrics: metrics))
             }
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
