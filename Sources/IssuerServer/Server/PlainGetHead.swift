@@ -110,22 +110,17 @@ package struct PlainGetHead: Equatable {
         }
 
         private static func isTargetByte(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return "-._~%!$&'()*+,;=:@/?".utf8.contains(byte)
-            }
+            isAlphanumeric(byte) || "-._~%!$&'()*+,;=:@/?".utf8.contains(byte)
         }
 
         /// RFC 9110 §5.6.2's tchar.
         private static func isTokenByte(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            }
+            isAlphanumeric(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+
+        private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
     }
 }
