@@ -37,6 +37,7 @@ struct PlainGetHeadTests {
         "GET /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
         "GET /a HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\n\r\n",
         "GET /a HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n\r\n",
+        "GET /a HTTP/1.1\r\nHost: x\r\nProxy-Connection: close\r\n\r\n",        // NIO reads it as Connection
         "GET /a HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n folded\r\n\r\n",              // obs-fold
         "GET /a HTTP/1.1\nHost: x\n\n",                                         // bare LF
         "GET /a HTTP/1.1\r\nHost: x\rX: 1\r\n\r\n",                             // bare CR
@@ -47,6 +48,13 @@ struct PlainGetHeadTests {
     ])
     func leftToTheDecoder(_ text: String) {
         #expect(Self.head(text) == nil)
+    }
+
+    @Test("more field lines than the limit are left to the decoder, whose own limit is higher")
+    func tooManyLines() throws {
+        func head(lines: Int) -> String { "GET /a HTTP/1.1\r\nHost: x\r\n" + String(repeating: "a:\r\n", count: lines - 1) + "\r\n" }
+        #expect(Self.head(head(lines: PlainGetHead.maxFieldLines)) != nil)
+        #expect(Self.head(head(lines: PlainGetHead.maxFieldLines + 1)) == nil)
     }
 
     @Test("a head longer than the limit is left to the decoder, whose limits apply")

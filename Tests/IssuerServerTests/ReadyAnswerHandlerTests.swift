@@ -77,7 +77,8 @@ struct ReadyAnswerHandlerTests {
         #expect(answer.contains("ETag: \"v1\"\r\n") && !answer.contains("Content-Length"))
     }
 
-    @Test("pipelined GETs in one read are answered in order; the first other request is passed on with everything after it, and the handler leaves")
+    /// The first other request is passed on with everything after it, and the handler leaves.
+    @Test("pipelined GETs in one read are answered in order, then the rest goes to the decoder")
     func handsOver() throws {
         let channel = try Self.channel()
         let rest = "POST /oauth2/token HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n" + Self.get
@@ -90,7 +91,7 @@ struct ReadyAnswerHandlerTests {
         #expect(try Self.written(channel).isEmpty)
     }
 
-    @Test("other paths, a request not complete yet, and requests while the client does not read are passed on", arguments: [
+    @Test("other paths, a request not complete yet, and a closing request are passed on", arguments: [
         "GET /oauth2/token HTTP/1.1\r\nHost: x\r\n\r\n",
         "GET /oauth2/jwks.json HTTP/1.1\r\nHost: x\r\n",
         "GET /oauth2/jwks.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
@@ -111,7 +112,8 @@ struct ReadyAnswerHandlerTests {
         #expect(try Self.written(channel).isEmpty)
     }
 
-    @Test("the read deadline learns of each answer: a connection that only fetches documents is closed the limit after its last answer, not after it opened")
+    /// A connection that only fetches documents is closed the limit after its last answer, not after it opened.
+    @Test("the read deadline learns of each answer")
     func readDeadline() throws {
         let limit = TimeAmount.seconds(30)
         let channel = EmbeddedChannel()

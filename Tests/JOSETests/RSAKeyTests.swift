@@ -135,7 +135,8 @@ import TestSupport
         }
     }
 
-    @Test("every signing context signs with the same key: RSASSA-PKCS1-v1_5 is deterministic, so one message signed at once on many tasks is one signature")
+    /// RSASSA-PKCS1-v1_5 is deterministic, so one message signed at once on many tasks is one signature.
+    @Test("every signing context signs with the same key")
     func contextsShareTheKey() async throws {
         let key = TestRSAKeys.a
         let message = Array("the same claims".utf8)

@@ -6,8 +6,10 @@
 /// is `token ":" OWS visible-ASCII OWS CRLF`, with no obs-fold and no bare LF. Anything else —
 /// another method or version, a field that frames a body or changes the connection
 /// (`Content-Length`, `Transfer-Encoding`, `Upgrade`, `Expect`, any `Connection` option but
-/// keep-alive), a head longer than `maxLength` or not yet complete — is no `PlainGetHead`, and the
-/// caller hands the bytes to the full parser, which decides about them as it always has. So a
+/// keep-alive, `Proxy-Connection`, which NIO's parser reads as `Connection`), more than
+/// `maxFieldLines` field lines, a head longer than `maxLength` or not yet complete — is no
+/// `PlainGetHead`, and the caller hands the bytes to the full parser, which decides about them as
+/// it always has. So a
 /// request read here is one NIO's decoder would read the same way, and the rules it cannot be
 /// held to here are refused by leaving it to the decoder.
 package struct PlainGetHead: Equatable {
@@ -20,6 +22,8 @@ package struct PlainGetHead: Equatable {
 
     /// The longest head read here; a longer one goes to the decoder, whose limits apply.
     package static let maxLength = 4096
+    /// The most field lines read here, below the decoder's limit (`IssuerHTTP1Channel`'s, 1000).
+    package static let maxFieldLines = 100
 
     /// Reads a head at the start of `bytes`; nil when `bytes` do not start with a complete plain GET head.
     package init?(_ bytes: UnsafeRawBufferPointer) {
@@ -27,8 +31,10 @@ package struct PlainGetHead: Equatable {
         guard reader.skip("GET "), let target = reader.target(), reader.skip(" HTTP/1.1\r\n") else { return nil }
         var hosts = 0
         var conditions: [String] = []
+        var lines = 0
         while !reader.skip("\r\n") {
-            guard let (name, value) = reader.fieldLine() else { return nil }
+            lines += 1
+            guard lines <= Self.maxFieldLines, let (name, value) = reader.fieldLine() else { return nil }
             switch name {
             case "host":
                 // RFC 9112 §3.2: one Host, and a comma is no list separator there but an invalid value.
@@ -38,7 +44,7 @@ package struct PlainGetHead: Equatable {
                 guard value.lowercased() == "keep-alive" else { return nil }
             case "if-none-match":
                 conditions.append(value)
-            case "content-length", "transfer-encoding", "upgrade", "expect":
+            case "content-length", "transfer-encoding", "upgrade", "expect", "proxy-connection":
                 return nil
             default:
                 break

@@ -59,10 +59,14 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         context.fireChannelRead(data)
     }
 
-    /// An answer `ReadyAnswerHandler` wrote before the decoder: a request read and answered.
+    /// An answer `ReadyAnswerHandler` wrote before the decoder: a request read and answered. The
+    /// event is for this handler alone and goes no further.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is ReadyAnswerHandler.Answered, answersWritten >= requestsRead { startOwing(context) }
-        context.fireUserInboundEventTriggered(event)
+        guard event is ReadyAnswerHandler.Answered else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        if answersWritten >= requestsRead { startOwing(context) }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
