@@ -85,7 +85,9 @@ public final class RSAPrivateKey: @unchecked Sendable {
         self.sha256 = sha256
         // One context now, so that a key OpenSSL cannot sign with is refused when it is loaded, not at its
         // first signature.
-        guard let first = makeSigningContext() else { throw JOSEError.openSSLFailure("a signing context (EVP_PKEY_dup, EVP_PKEY_sign_init)") }
+        guard let first = makeSigningContext() else {
+            throw JOSEError.openSSLFailure("a signing context (EVP_PKEY_dup, EVP_PKEY_sign_init)")
+        }
         idleContexts.withLock { $0.append(SigningContext(pointer: first)) }
     }
 
