@@ -9,9 +9,9 @@
 /// keep-alive, `Proxy-Connection`, which NIO's parser reads as `Connection`), more than
 /// `maxFieldLines` field lines, a head longer than `maxLength` or not yet complete — is no
 /// `PlainGetHead`, and the caller hands the bytes to the full parser, which decides about them as
-/// it always has. So a
-/// request read here is one NIO's decoder would read the same way, and the rules it cannot be
-/// held to here are refused by leaving it to the decoder.
+/// it always has. So a request read here is one NIO's decoder would read the same way
+/// (Fuzz/PlainGetHead holds it to that), and the rules it cannot be held to here are refused by
+/// leaving the request to the decoder.
 package struct PlainGetHead: Equatable {
     /// The request target as sent, query included (origin-form, RFC 9112 §3.2.1).
     package let target: String
