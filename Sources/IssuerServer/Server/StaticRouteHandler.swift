@@ -15,6 +15,10 @@ import NIOHTTP1
 /// while an earlier one on the connection is still being answered by the router, so that answers
 /// keep their order (HTTP/1.1 pipelining), and any request while the client is not reading what
 /// it was sent, so that a client pipelining GETs it never reads cannot grow the server's memory.
+///
+/// It sees only the connections `ReadyAnswerHandler` has passed on: while a connection has asked
+/// for nothing but plain static GETs, those are answered before the decoder, from the same
+/// `EncodedAnswer`.
 final class StaticRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
