@@ -2,8 +2,9 @@ import IssuerCore
 import Logging
 import ServiceLifecycle
 
-/// Runs `SessionJanitor` every minute for the server's lifetime. Every process may run one;
-/// their batches skip each other's locked rows.
+/// Runs `SessionJanitor` every minute for the server's lifetime, sweeping again at once while a
+/// backlog remains (`SessionJanitor.sweepBacklog`). Every process may run one; their batches skip
+/// each other's locked rows.
 struct JanitorService: Service {
     let janitor: SessionJanitor
     let clock: any WallClock
@@ -14,7 +15,7 @@ struct JanitorService: Service {
         await cancelWhenGracefulShutdown {
             while (try? await Task.sleep(for: interval)) != nil {
                 do {
-                    let deleted = try await janitor.sweep(now: clock.now)
+                    let deleted = try await janitor.sweepBacklog(now: { clock.now })
                     if deleted.refreshTokens + deleted.sessions > 0 {
                         logger.info("janitor deleted expired rows", metadata: [
                             "refresh_tokens": "\(deleted.refreshTokens)", "sessions": "\(deleted.sessions)",

@@ -58,4 +58,29 @@ struct SessionJanitorBatchTests {
         #expect(store.calls.filter { $0.rows == .refreshTokens }.count == 3)
         #expect(store.calls.filter { $0.rows == .spentAuthorizationStates }.count == 1, "an empty first batch ends that kind")
     }
+
+    @Test("a sweep that stops at maxBatches with its last batch full says it did not finish")
+    func reportsUnfinished() async throws {
+        let full = FakeStore([.dpopProofs: [5, 5, 5]])
+        var janitor = SessionJanitor(store: full)
+        janitor.batchSize = 5
+        #expect(try await janitor.sweep(now: now, maxBatches: 3).finished == false)
+        let short = FakeStore([.dpopProofs: [5, 5, 4]])
+        janitor = SessionJanitor(store: short)
+        janitor.batchSize = 5
+        #expect(try await janitor.sweep(now: now, maxBatches: 3).finished == true)
+    }
+
+    @Test("a backlog bigger than one sweep is swept again after a pause until a sweep finishes, not left for the next minute")
+    func sweepsBacklogUntilFinished() async throws {
+        // 7 full batches of expired DPoP proofs and 2 of tokens: three sweeps of at most 3 batches each.
+        let store = FakeStore([.dpopProofs: Array(repeating: 5, count: 7) + [1], .refreshTokens: [5, 5]])
+        var janitor = SessionJanitor(store: store)
+        janitor.batchSize = 5
+        let deleted = try await janitor.sweepBacklog(now: { self.now }, pause: .milliseconds(1), maxBatches: 3)
+        #expect(deleted.finished)
+        #expect(deleted.refreshTokens == 10)
+        #expect(store.calls.filter { $0.rows == .dpopProofs }.count == 8)
+        #expect(store.calls.filter { $0.rows == .refreshTokens }.count == 3 + 1 + 1, "every sweep asks again; the second and third find none")
+    }
 }

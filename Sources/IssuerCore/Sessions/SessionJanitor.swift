@@ -21,26 +21,52 @@ public struct SessionJanitor: Sendable {
 
     /// One sweep: deletes expired refresh tokens, then expired sessions (with whatever tokens
     /// remain), then spent hosted-flow states, then DPoP proofs past their lifetime (docs/reference.md,
-    /// "DPoP"), up to `maxBatches` batches each. Answers the refresh tokens and sessions deleted.
+    /// "DPoP"), up to `maxBatches` batches each. Answers the refresh tokens and sessions deleted,
+    /// and whether every kind ended with a short batch.
     @discardableResult
-    public func sweep(now: Date, maxBatches: Int = 20) async throws -> (refreshTokens: Int, sessions: Int) {
+    public func sweep(now: Date, maxBatches: Int = 20) async throws -> JanitorSweep {
         let cutoff = now.addingTimeInterval(-margin.timeInterval)
-        let tokens = try await deleteInBatches(.refreshTokens, cutoff: cutoff, maxBatches: maxBatches)
-        let sessions = try await deleteInBatches(.sessions, cutoff: cutoff, maxBatches: maxBatches)
-        try await deleteInBatches(.spentAuthorizationStates, cutoff: cutoff, maxBatches: maxBatches)
-        try await deleteInBatches(.dpopProofs, cutoff: cutoff, maxBatches: maxBatches)
-        return (tokens, sessions)
+        var swept = JanitorSweep()
+        let tokens = try await deleteInBatches(.refreshTokens, cutoff: cutoff, maxBatches: maxBatches, into: &swept)
+        let sessions = try await deleteInBatches(.sessions, cutoff: cutoff, maxBatches: maxBatches, into: &swept)
+        try await deleteInBatches(.spentAuthorizationStates, cutoff: cutoff, maxBatches: maxBatches, into: &swept)
+        try await deleteInBatches(.dpopProofs, cutoff: cutoff, maxBatches: maxBatches, into: &swept)
+        swept.refreshTokens = tokens
+        swept.sessions = sessions
+        return swept
     }
 
-    /// Batches until one comes back short (nothing more is expired) or `maxBatches` ran.
+    /// Sweeps, and sweeps again after `pause` for as long as a sweep leaves expired rows behind.
+    /// One sweep deletes at most `maxBatches × batchSize` rows of each kind (10,000 by default),
+    /// which a busy deployment inserts in well under a minute: a token a refresh, a proof a bound
+    /// refresh. Left for the next minute, such a backlog would grow without end. Each sweep stays
+    /// bounded (its batches are short transactions), and the pause leaves the database to the
+    /// requests between sweeps. Ends early, with what it deleted so far, when its task is cancelled.
+    /// - Parameter now: read before each sweep, for its cutoff.
+    public func sweepBacklog(
+        now: () -> Date, pause: Duration = .seconds(1), maxBatches: Int = 20
+    ) async throws -> JanitorSweep {
+        var total = JanitorSweep()
+        while true {
+            let swept = try await sweep(now: now(), maxBatches: maxBatches)
+            total.refreshTokens += swept.refreshTokens
+            total.sessions += swept.sessions
+            total.finished = swept.finished
+            guard !swept.finished, (try? await Task.sleep(for: pause)) != nil else { return total }
+        }
+    }
+
+    /// Batches until one comes back short (nothing more is expired) or `maxBatches` ran; a kind
+    /// that ran them all with the last one full leaves `swept` unfinished.
     @discardableResult
-    private func deleteInBatches(_ rows: ExpiredRows, cutoff: Date, maxBatches: Int) async throws -> Int {
+    private func deleteInBatches(_ rows: ExpiredRows, cutoff: Date, maxBatches: Int, into swept: inout JanitorSweep) async throws -> Int {
         var total = 0
         for _ in 0..<maxBatches {
             let deleted = try await store.deleteExpired(rows, before: cutoff, limit: batchSize)
             total += deleted
-            if deleted < batchSize { break }
+            if deleted < batchSize { return total }
         }
+        swept.finished = false
         return total
     }
 }
