@@ -253,6 +253,7 @@ if Context.environment["ISSUER_FUZZ"] != nil {
     let fuzzTargets = [
         "CacheControl", "ForwardedFor", "FormBody", "JSONBody", "JWS", "JWK", "AppleNotificationEvent",
         "AppleUserJSON", "AuthorizationState", "RedirectURI", "BrowserParameters", "FacebookSignedRequest", "PlainGetHead",
+        "PlainJSONObject",
     ]
     package.targets.append(.target(name: "LibFuzzer", path: "Fuzz/LibFuzzer"))
     for name in fuzzTargets {

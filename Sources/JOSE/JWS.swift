@@ -157,9 +157,16 @@ public struct JWSParsed: Sendable {
     /// ``JOSEError/unsupportedAlgorithm`` or ``JOSEError/badSignature`` before anything is decoded, and the
     /// decoder's error for a payload that is not such claims.
     public func verifiedClaims<Claims: Decodable>(with key: JWSVerificationKey, as type: Claims.Type, decoder: JSONDecoder) throws -> Claims {
+        try verifiedClaims(with: key) { try decoder.decode(type, from: $0) }
+    }
+
+    /// ``verifiedClaims(with:as:decoder:)`` with a reader of the caller's own (a DPoP proof's claims,
+    /// read without JSONDecoder when they are plain), called only once the signature verified. `read`
+    /// must succeed for a JSON object only, so that the object check still holds.
+    public func verifiedClaims<Claims>(with key: JWSVerificationKey, reading read: (Data) throws -> Claims) throws -> Claims {
         guard header.algorithm == key.algorithm else { throw JOSEError.unsupportedAlgorithm }
         guard key.verify(signature: signature, message: signingInput) else { throw JOSEError.badSignature }
-        return try decoder.decode(type, from: payload)
+        return try read(payload)
     }
 }
 

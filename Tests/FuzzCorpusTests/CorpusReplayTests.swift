@@ -28,6 +28,7 @@ struct CorpusReplayTests {
         Harness(name: "JWK", run: JWKHarness.run),
         Harness(name: "JWS", run: JWSHarness.run),
         Harness(name: "PlainGetHead", run: PlainGetHeadHarness.run),
+        Harness(name: "PlainJSONObject", run: PlainJSONObjectHarness.run),
         Harness(name: "RedirectURI", run: RedirectURIHarness.run),
     ]
 

@@ -58,9 +58,9 @@ public struct DPoPProofVerifier: Sendable {
             }
             key = try Self.publicKey(parsed.headerJSON)
         }
-        let claims: Claims
+        let claims: DPoPProofClaims
         do {
-            claims = try parsed.verifiedClaims(with: key, as: Claims.self, decoder: JSONDecoder())
+            claims = try parsed.verifiedClaims(with: key, reading: DPoPProofClaims.read)
         } catch let error as JOSEError {
             throw .invalidDPoPProof("The DPoP proof's signature does not verify with its jwk.", debug: "\(error)")
         } catch {
@@ -151,15 +151,5 @@ public struct DPoPProofVerifier: Sendable {
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
-    }
-
-    /// The claims of RFC 9449 §4.2 this server reads.
-    private struct Claims: Decodable {
-        var htm: String
-        var htu: String
-        var iat: Double
-        var jti: String
-        var ath: String?
-        var nonce: String?
     }
 }

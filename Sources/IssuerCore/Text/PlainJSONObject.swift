@@ -1,0 +1,113 @@
+import Foundation
+
+/// A JSON object (RFC 8259 §4) of the plainest kind, read without a general JSON parser: one
+/// object whose members are names and strings of printable ASCII without escapes, and integers of
+/// at most 15 digits; no literal (`true`, `null`), fraction, exponent, array or nested object, and
+/// no name twice. Anything else is nil, and the caller reads it with `JSONDecoder` as it would
+/// have: the subset exists to read what clients send every request (a DPoP proof's claims,
+/// RFC 9449 §4.2) without JSONDecoder's cost, never to read anything differently.
+/// Fuzz/PlainJSONObject holds every object it accepts to Foundation's reading of the same bytes.
+package struct PlainJSONObject: Sendable {
+    package enum Value: Sendable, Equatable {
+        case string(String)
+        case integer(Int64)
+    }
+
+    /// The most digits an integer may have: every such integer is exact as a Double, as
+    /// JSONDecoder reads a number into one.
+    package static let maxDigits = 15
+
+    package let members: [String: Value]
+
+    /// Nil unless `data` is, whole, an object of the plain kind.
+    package init?(_ data: Data) {
+        guard let members = data.withUnsafeBytes({ bytes in
+            var reader = Reader(bytes: bytes)
+            return reader.object()
+        }) else { return nil }
+        self.members = members
+    }
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var index = 0
+
+        mutating func object() -> [String: Value]? {
+            skipWhitespace()
+            guard take(UInt8(ascii: "{")) else { return nil }
+            var members: [String: Value] = [:]
+            skipWhitespace()
+            if take(UInt8(ascii: "}")) { return atEnd() ? members : nil }
+            while true {
+                skipWhitespace()
+                guard let name = string() else { return nil }
+                skipWhitespace()
+                guard take(UInt8(ascii: ":")) else { return nil }
+                skipWhitespace()
+                guard let value = value(), members.updateValue(value, forKey: name) == nil else { return nil }
+                skipWhitespace()
+                if take(UInt8(ascii: ",")) { continue }
+                guard take(UInt8(ascii: "}")) else { return nil }
+                return atEnd() ? members : nil
+            }
+        }
+
+        private mutating func value() -> Value? {
+            guard index < bytes.count else { return nil }
+            if bytes[index] == UInt8(ascii: "\"") { return string().map(Value.string) }
+            return integer().map(Value.integer)
+        }
+
+        /// A string of printable ASCII, `"` and `\` aside: what needs no unescaping or UTF-8 check.
+        private mutating func string() -> String? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    defer { index += 1 }
+                    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                }
+                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+                index += 1
+            }
+            return nil
+        }
+
+        /// `-? (0 | [1-9][0-9]*)`, at most `maxDigits` digits. What follows is the caller's to
+        /// check, so `1.5`, `1e3` and `01` leave a byte no member may be followed by.
+        private mutating func integer() -> Int64? {
+            let negative = take(UInt8(ascii: "-"))
+            let start = index
+            var value: Int64 = 0
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+                if index - start > PlainJSONObject.maxDigits { return nil }
+                if index - start == 1, value == 0 { break }
+            }
+            guard index > start else { return nil }
+            return negative ? -value : value
+        }
+
+        private mutating func skipWhitespace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                default: return
+                }
+            }
+        }
+
+        private mutating func take(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        private mutating func atEnd() -> Bool {
+            skipWhitespace()
+            return index == bytes.count
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+@testable import IssuerCore
+import Testing
+
+/// The plain JSON objects read without JSONDecoder, and the DPoP proof claims read through them
+/// (docs/reference.md, "DPoP"): what is read, and every shape left to JSONDecoder.
+@Suite("Plain JSON objects (reference: DPoP)")
+struct PlainJSONObjectTests {
+    static func object(_ text: String) -> PlainJSONObject? {
+        PlainJSONObject(Data(text.utf8))
+    }
+
+    @Test("reads names, ASCII strings and integers, with JSON's whitespace anywhere between tokens")
+    func readsPlainMembers() throws {
+        let object = try #require(Self.object(" {\t\"htm\" : \"POST\",\r\n\"iat\":1800000000, \"neg\": -42, \"zero\":0, \"e\":\"\"} \n"))
+        #expect(object.members == [
+            "htm": .string("POST"), "iat": .integer(1_800_000_000), "neg": .integer(-42), "zero": .integer(0), "e": .string(""),
+        ])
+        #expect(Self.object("{}")?.members == [:])
+        #expect(Self.object("{\"n\":999999999999999}")?.members == ["n": .integer(999_999_999_999_999)])
+    }
+
+    @Test("leaves everything else to JSONDecoder", arguments: [
+        "", " ", "[]", "\"s\"", "1", "{", "}", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "{,\"a\":1}", "{\"a\":1}x", "{\"a\":1}{}",
+        "{\"a\":\"b\\\"c\"}", "{\"a\":\"\\u0041\"}", "{\"a\\n\":1}", "{\"a\":\"é\"}", "{\"a\":\"\u{7F}\"}", "{\"a\":\"\t\"}",
+        "{\"a\":1.5}", "{\"a\":1e3}", "{\"a\":1E3}", "{\"a\":01}", "{\"a\":-}", "{\"a\":+1}", "{\"a\":-01}",
+        "{\"a\":1234567890123456}", "{\"a\":true}", "{\"a\":null}", "{\"a\":[1]}", "{\"a\":{}}", "{\"a\":1,\"a\":1}",
+        "{'a':1}", "{a:1}", "\u{FEFF}{}", "{\"a\":1\u{0B}}", "{\"a\":\"unterminated}",
+    ])
+    func leavesTheRest(text: String) {
+        #expect(Self.object(text) == nil)
+    }
+
+    @Test("a proof's claims read the same as JSONDecoder reads them, plain or not", arguments: [
+        #"{"htm":"POST","htu":"https://a/t","iat":1800000000,"jti":"j1"}"#,
+        #"{"htm":"POST","htu":"https://a/t","iat":1800000000,"jti":"j1","ath":"h","nonce":"n","other":7}"#,
+        #"{"htm":"PO\u0053T","htu":"https:\/\/a\/t","iat":1800000000,"jti":"j1"}"#,
+        #"{"htm":"POST","htu":"https://a/t","iat":1800000000.25,"jti":"j1","ath":null}"#,
+        #"{"htm":"POST","htu":"https://a/t","iat":18e8,"jti":"é"}"#,
+    ])
+    func claimsReadAsJSONDecoderReads(text: String) throws {
+        let data = Data(text.utf8)
+        #expect(try DPoPProofClaims.read(data) == JSONDecoder().decode(DPoPProofClaims.self, from: data))
+    }
+
+    @Test("claims JSONDecoder refuses are refused, plain or not", arguments: [
+        #"{"htu":"https://a/t","iat":1800000000,"jti":"j1"}"#,
+        #"{"htm":"POST","htu":"https://a/t","iat":"1800000000","jti":"j1"}"#,
+        #"{"htm":1,"htu":"https://a/t","iat":1800000000,"jti":"j1"}"#,
+        #"{"htm":"POST","htu":"https://a/t","iat":1800000000,"jti":"j1","ath":5}"#,
+        #"{"htm":"POST","htu":"https://a/t","iat":1800000000,"jti":"j1","nonce":7}"#,
+        #"["POST"]"#,
+    ])
+    func claimsRefused(text: String) {
+        #expect(throws: (any Error).self) { try DPoPProofClaims.read(Data(text.utf8)) }
+    }
+
+    @Test("the plain claims take the plain path: an integer iat, strings without escapes")
+    func plainClaimsArePlain() throws {
+        let object = try #require(Self.object(#"{"htm":"POST","htu":"https://a/t","iat":1800000000,"jti":"j1","nonce":"n"}"#))
+        let claims = try #require(DPoPProofClaims(object))
+        #expect(claims.htm == "POST" && claims.htu == "https://a/t" && claims.iat == 1_800_000_000 && claims.jti == "j1")
+        #expect(claims.ath == nil && claims.nonce == "n")
+        #expect(DPoPProofClaims(try #require(Self.object(#"{"htm":"POST","htu":"https://a/t","iat":1,"jti":"j1","ath":1}"#))) == nil)
+    }
+}
