@@ -20,9 +20,15 @@ struct PlainJSONObjectTests {
         #expect(Self.object("{\"n\":999999999999999}")?.members == ["n": .integer(999_999_999_999_999)])
     }
 
+    @Test("reads the two-character escapes, as JSON writers send `/` escaped")
+    func readsShortEscapes() throws {
+        let object = try #require(Self.object(#"{"htu":"https:\/\/a\/t","q":"\"\\\b\f\n\r\t","n\/m":1}"#))
+        #expect(object.members == ["htu": .string("https://a/t"), "q": .string("\"\\\u{08}\u{0C}\n\r\t"), "n/m": .integer(1)])
+    }
+
     @Test("leaves everything else to JSONDecoder", arguments: [
         "", " ", "[]", "\"s\"", "1", "{", "}", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "{,\"a\":1}", "{\"a\":1}x", "{\"a\":1}{}",
-        "{\"a\":\"b\\\"c\"}", "{\"a\":\"\\u0041\"}", "{\"a\\n\":1}", "{\"a\":\"é\"}", "{\"a\":\"\u{7F}\"}", "{\"a\":\"\t\"}",
+        "{\"a\":\"\\u0041\"}", "{\"a\":\"\\x\"}", "{\"a\":\"\\\"}", "{\"a\n\":1}", "{\"a\":\"é\"}", "{\"a\":\"\u{7F}\"}", "{\"a\":\"\t\"}",
         "{\"a\":1.5}", "{\"a\":1e3}", "{\"a\":1E3}", "{\"a\":01}", "{\"a\":-}", "{\"a\":+1}", "{\"a\":-01}",
         "{\"a\":1234567890123456}", "{\"a\":true}", "{\"a\":null}", "{\"a\":[1]}", "{\"a\":{}}", "{\"a\":1,\"a\":1}",
         "{'a':1}", "{a:1}", "\u{FEFF}{}", "{\"a\":1\u{0B}}", "{\"a\":\"unterminated}",
@@ -35,6 +41,7 @@ struct PlainJSONObjectTests {
         #"{"htm":"POST","htu":"https://a/t","iat":1800000000,"jti":"j1"}"#,
         #"{"htm":"POST","htu":"https://a/t","iat":1800000000,"jti":"j1","ath":"h","nonce":"n","other":7}"#,
         #"{"htm":"PO\u0053T","htu":"https:\/\/a\/t","iat":1800000000,"jti":"j1"}"#,
+        #"{"htm":"POST","htu":"https:\/\/a\/t?x=\"y\"","iat":1800000000,"jti":"j\tj"}"#,
         #"{"htm":"POST","htu":"https://a/t","iat":1800000000.25,"jti":"j1","ath":null}"#,
         #"{"htm":"POST","htu":"https://a/t","iat":18e8,"jti":"é"}"#,
     ])

@@ -1,11 +1,12 @@
 import Foundation
 
 /// A JSON object (RFC 8259 §4) of the plainest kind, read without a general JSON parser: one
-/// object whose members are names and strings of printable ASCII without escapes, and integers of
-/// at most 15 digits; no literal (`true`, `null`), fraction, exponent, array or nested object, and
-/// no name twice. Anything else is nil, and the caller reads it with `JSONDecoder` as it would
-/// have: the subset exists to read what clients send every request (a DPoP proof's claims,
-/// RFC 9449 §4.2) without JSONDecoder's cost, never to read anything differently.
+/// object whose members are names and strings of printable ASCII (two-character escapes such as
+/// `\/` allowed, `\u` not), and integers of at most 15 digits; no literal (`true`, `null`),
+/// fraction, exponent, array or nested object, and no name twice. Anything else is nil, and the
+/// caller reads it with `JSONDecoder` as it would have: the subset exists to read what clients
+/// send every request (a DPoP proof's claims, RFC 9449 §4.2) without JSONDecoder's cost, never to
+/// read anything differently.
 /// Fuzz/PlainJSONObject holds every object it accepts to Foundation's reading of the same bytes.
 package struct PlainJSONObject: Sendable {
     package enum Value: Sendable, Equatable {
@@ -58,20 +59,46 @@ package struct PlainJSONObject: Sendable {
             return integer().map(Value.integer)
         }
 
-        /// A string of printable ASCII, `"` and `\` aside: what needs no unescaping or UTF-8 check.
+        /// A string of printable ASCII with at most the two-character escapes (RFC 8259 §7): what
+        /// needs no UTF-8 check. `\/` is among them because most JSON writers escape every `/`
+        /// (Foundation's and Android's among them), so an `htu` comes as `https:\/\/…`.
         private mutating func string() -> String? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = index
+            var unescaped: [UInt8]?
             while index < bytes.count {
                 let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
+                switch byte {
+                case UInt8(ascii: "\""):
                     defer { index += 1 }
+                    if let unescaped { return String(decoding: unescaped, as: UTF8.self) }
                     return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard index + 1 < bytes.count, let meant = Self.escaped(bytes[index + 1]) else { return nil }
+                    if unescaped == nil { unescaped = Array(bytes[start..<index]) }
+                    unescaped?.append(meant)
+                    index += 2
+                case 0x20..<0x7F:
+                    unescaped?.append(byte)
+                    index += 1
+                default:
+                    return nil
                 }
-                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-                index += 1
             }
             return nil
+        }
+
+        /// What a two-character escape stands for; nil for `\u` and anything that is no escape.
+        private static func escaped(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): byte
+            case UInt8(ascii: "b"): 0x08
+            case UInt8(ascii: "f"): 0x0C
+            case UInt8(ascii: "n"): 0x0A
+            case UInt8(ascii: "r"): 0x0D
+            case UInt8(ascii: "t"): 0x09
+            default: nil
+            }
         }
 
         /// `-? (0 | [1-9][0-9]*)`, at most `maxDigits` digits. What follows is the caller's to
