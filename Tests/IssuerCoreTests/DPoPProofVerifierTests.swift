@@ -108,6 +108,17 @@ import TestSupport
         #expect(refusal(try key.proof(url: "http://issuer.example/oauth2/token", issuedAt: clock.now))?.description.contains("htu") == true)
     }
 
+    @Test("htu is compared byte for byte: a canonically equivalent spelling is another URL")
+    func comparesTheURLsBytes() throws {
+        let served = "https://issuer.example/K/token"
+        #expect("\u{212A}" == "K", "Swift's == takes the KELVIN SIGN for a K")
+        #expect(refusal(try key.proof(url: served, issuedAt: clock.now), url: served) == nil)
+        let kelvin = try key.proof(url: "https://issuer.example/\u{212A}/token", issuedAt: clock.now)
+        #expect(refusal(kelvin, url: served)?.description.contains("htu") == true)
+        // A `?` ends the path whatever follows it, as RFC 3986 reads it.
+        #expect(refusal(try key.proof(url: served + "?\u{301}x", issuedAt: clock.now), url: served) == nil)
+    }
+
     @Test func refusesAnIssuedAtOutsideSixtySeconds() throws {
         #expect(refusal(try key.proof(url: url, issuedAt: clock.now.addingTimeInterval(-61)))?.description.contains("iat") == true)
         #expect(refusal(try key.proof(url: url, issuedAt: clock.now.addingTimeInterval(61)))?.description.contains("iat") == true)
