@@ -18,6 +18,14 @@ struct PlainJSONObjectTests {
         ])
         #expect(Self.object("{}")?.members == [:])
         #expect(Self.object("{\"n\":999999999999999}")?.members == ["n": .integer(999_999_999_999_999)])
+        #expect(object["iat"] == .integer(1_800_000_000) && object["missing"] == nil)
+    }
+
+    @Test("at most maxMembers members; more go to JSONDecoder")
+    func boundsItsMembers() {
+        let members = { (count: Int) in "{" + (0..<count).map { "\"m\($0)\":\($0)" }.joined(separator: ",") + "}" }
+        #expect(Self.object(members(PlainJSONObject.maxMembers))?.members.count == PlainJSONObject.maxMembers)
+        #expect(Self.object(members(PlainJSONObject.maxMembers + 1)) == nil)
     }
 
     @Test("reads the two-character escapes, as JSON writers send `/` escaped")

@@ -20,19 +20,19 @@ package struct DPoPProofClaims: Decodable, Equatable, Sendable {
     /// Nil when a claim is missing or of another type than JSONDecoder would accept, so that
     /// JSONDecoder decides (and names) the refusal.
     init?(_ object: PlainJSONObject) {
-        guard case .string(let htm)? = object.members["htm"], case .string(let htu)? = object.members["htu"],
-            case .integer(let iat)? = object.members["iat"], case .string(let jti)? = object.members["jti"]
+        guard case .string(let htm)? = object["htm"], case .string(let htu)? = object["htu"],
+            case .integer(let iat)? = object["iat"], case .string(let jti)? = object["jti"]
         else { return nil }
         self.htm = htm
         self.htu = htu
         self.iat = Double(iat)
         self.jti = jti
-        switch object.members["ath"] {
+        switch object["ath"] {
         case nil: ath = nil
         case .string(let value)?: ath = value
         case .integer?: return nil
         }
-        switch object.members["nonce"] {
+        switch object["nonce"] {
         case nil: nonce = nil
         case .string(let value)?: nonce = value
         case .integer?: return nil

@@ -85,9 +85,11 @@ public struct DPoPProofVerifier: Sendable {
             // Kept only now that every check passed.
             keys.insert(DPoPKeyCache.Entry(header: parsed.knownHeader, key: key, thumbprint: thumbprint))
         }
+        var text = proof
+        let proofHash = text.withUTF8 { Array(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
         return DPoPProof(
             thumbprint: thumbprint, jwtID: claims.jti, issuedAt: issuedAt, accessTokenHash: claims.ath,
-            nonce: claims.nonce, proofHash: Array(SHA256.hash(data: Data(proof.utf8))))
+            nonce: claims.nonce, proofHash: proofHash)
     }
 
     /// The header's `jwk` as a verification key: a public EC P-256 or RSA key, nothing private.

@@ -17,35 +17,53 @@ package struct PlainJSONObject: Sendable {
     /// The most digits an integer may have: every such integer is exact as a Double, as
     /// JSONDecoder reads a number into one.
     package static let maxDigits = 15
+    /// The most members: a proof's claims are six at most. Few enough that finding a name, or a
+    /// name twice, by a linear scan costs less than hashing (and a payload of thousands of
+    /// members goes to JSONDecoder, not to a quadratic scan).
+    package static let maxMembers = 16
 
-    package let members: [String: Value]
+    /// The members in the order they came, every name once.
+    private let pairs: [(name: String, value: Value)]
 
     /// Nil unless `data` is, whole, an object of the plain kind.
     package init?(_ data: Data) {
-        guard let members = data.withUnsafeBytes({ bytes in
+        guard let pairs = data.withUnsafeBytes({ bytes in
             var reader = Reader(bytes: bytes)
             return reader.object()
         }) else { return nil }
-        self.members = members
+        self.pairs = pairs
+    }
+
+    /// The value of the member `name`, if there is one.
+    package subscript(name: String) -> Value? {
+        pairs.first { $0.name == name }?.value
+    }
+
+    /// Every member, by name.
+    package var members: [String: Value] {
+        Dictionary(uniqueKeysWithValues: pairs.map { ($0.name, $0.value) })
     }
 
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
         var index = 0
 
-        mutating func object() -> [String: Value]? {
+        mutating func object() -> [(name: String, value: Value)]? {
             skipWhitespace()
             guard take(UInt8(ascii: "{")) else { return nil }
-            var members: [String: Value] = [:]
+            var members: [(name: String, value: Value)] = []
+            members.reserveCapacity(8)
             skipWhitespace()
             if take(UInt8(ascii: "}")) { return atEnd() ? members : nil }
             while true {
                 skipWhitespace()
-                guard let name = string() else { return nil }
+                guard members.count < PlainJSONObject.maxMembers, let name = string(), !members.contains(where: { $0.name == name })
+                else { return nil }
                 skipWhitespace()
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipWhitespace()
-                guard let value = value(), members.updateValue(value, forKey: name) == nil else { return nil }
+                guard let value = value() else { return nil }
+                members.append((name, value))
                 skipWhitespace()
                 if take(UInt8(ascii: ",")) { continue }
                 guard take(UInt8(ascii: "}")) else { return nil }
