@@ -71,7 +71,8 @@ struct ProofCommand: ParsableCommand {
             best.plain = min(best.plain, Self.microseconds(seconds: seconds / 4, work: readPlain))
             best.decoder = min(best.decoder, Self.microseconds(seconds: seconds / 4, work: readDecoder))
             print(String(
-                format: "  round %d: proof check %.1f µs, ES256 verification %.1f µs; its claims read %.2f µs, by JSONDecoder %.2f µs (best so far)",
+                format: "  round %d: proof check %.1f µs, ES256 verification %.1f µs; "
+                    + "its claims read %.2f µs, by JSONDecoder %.2f µs (best so far)",
                 round, best.check, best.verify, best.plain, best.decoder))
         }
         print(String(

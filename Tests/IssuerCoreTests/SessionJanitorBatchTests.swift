@@ -78,9 +78,34 @@ struct SessionJanitorBatchTests {
         var janitor = SessionJanitor(store: store)
         janitor.batchSize = 5
         let deleted = try await janitor.sweepBacklog(now: { self.now }, pause: .milliseconds(1), maxBatches: 3)
-        #expect(deleted.finished)
-        #expect(deleted.refreshTokens == 10)
+        #expect(deleted == JanitorSweep(refreshTokens: 10, sessions: 0, authorizationStates: 0, dpopProofs: 36, finished: true))
         #expect(store.calls.filter { $0.rows == .dpopProofs }.count == 8)
-        #expect(store.calls.filter { $0.rows == .refreshTokens }.count == 3 + 1 + 1, "every sweep asks again; the second and third find none")
+        #expect(store.calls.filter { $0.rows == .refreshTokens }.count == 3 + 1 + 1, "every sweep asks again")
+    }
+
+    @Test("with no batch to run, a sweep asks nothing and is finished, so a backlog loop cannot spin")
+    func noBatchesIsFinished() async throws {
+        let store = FakeStore([.dpopProofs: [5]])
+        var janitor = SessionJanitor(store: store)
+        #expect(try await janitor.sweepBacklog(now: { self.now }, pause: .milliseconds(1), maxBatches: 0) == JanitorSweep())
+        janitor.batchSize = 0
+        #expect(try await janitor.sweep(now: now).finished)
+        #expect(store.calls.isEmpty)
+    }
+
+    @Test("a cancelled backlog loop starts no other sweep")
+    func cancelledStopsSweeping() async throws {
+        let store = FakeStore([.dpopProofs: Array(repeating: 5, count: 100)])
+        var janitor = SessionJanitor(store: store)
+        janitor.batchSize = 5
+        let configured = janitor
+        let now = now
+        let task = Task { try await configured.sweepBacklog(now: { now }, pause: .seconds(3600), maxBatches: 1) }
+        // The first sweep ends unfinished, so the loop waits its pause, which cancelling ends.
+        while store.calls.isEmpty { await Task.yield() }
+        task.cancel()
+        let deleted = try await task.value
+        #expect(!deleted.finished && deleted.dpopProofs == 5)
+        #expect(store.calls.filter { $0.rows == .dpopProofs }.count == 1)
     }
 }

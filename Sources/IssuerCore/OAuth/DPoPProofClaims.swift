@@ -10,8 +10,8 @@ package struct DPoPProofClaims: Decodable, Equatable, Sendable {
     package var nonce: String?
 
     /// Reads a verified proof's payload: the plain shape apps send (`PlainJSONObject`) directly,
-    /// anything else (an escape, a fraction, a `null`) with JSONDecoder, which reads both the same
-    /// way. Throws JSONDecoder's error for a payload that is not such claims.
+    /// anything else (a `\u` escape, a fraction, a `null`) with JSONDecoder, which reads both the
+    /// same way. Throws JSONDecoder's error for a payload that is not such claims.
     package static func read(_ payload: Data) throws -> DPoPProofClaims {
         if let object = PlainJSONObject(payload), let claims = DPoPProofClaims(object) { return claims }
         return try JSONDecoder().decode(DPoPProofClaims.self, from: payload)

@@ -21,18 +21,19 @@ public struct SessionJanitor: Sendable {
 
     /// One sweep: deletes expired refresh tokens, then expired sessions (with whatever tokens
     /// remain), then spent hosted-flow states, then DPoP proofs past their lifetime (docs/reference.md,
-    /// "DPoP"), up to `maxBatches` batches each. Answers the refresh tokens and sessions deleted,
-    /// and whether every kind ended with a short batch.
+    /// "DPoP"), up to `maxBatches` batches each. Answers what it deleted, and whether every kind
+    /// ended with a short batch. With no batch to run (`maxBatches` or `batchSize` not positive) it
+    /// deletes nothing and is finished.
     @discardableResult
     public func sweep(now: Date, maxBatches: Int = 20) async throws -> JanitorSweep {
         let cutoff = now.addingTimeInterval(-margin.timeInterval)
         var swept = JanitorSweep()
-        let tokens = try await deleteInBatches(.refreshTokens, cutoff: cutoff, maxBatches: maxBatches, into: &swept)
-        let sessions = try await deleteInBatches(.sessions, cutoff: cutoff, maxBatches: maxBatches, into: &swept)
-        try await deleteInBatches(.spentAuthorizationStates, cutoff: cutoff, maxBatches: maxBatches, into: &swept)
-        try await deleteInBatches(.dpopProofs, cutoff: cutoff, maxBatches: maxBatches, into: &swept)
-        swept.refreshTokens = tokens
-        swept.sessions = sessions
+        guard maxBatches > 0, batchSize > 0 else { return swept }
+        swept.refreshTokens = try await deleteInBatches(.refreshTokens, cutoff: cutoff, maxBatches: maxBatches, into: &swept)
+        swept.sessions = try await deleteInBatches(.sessions, cutoff: cutoff, maxBatches: maxBatches, into: &swept)
+        swept.authorizationStates = try await deleteInBatches(
+            .spentAuthorizationStates, cutoff: cutoff, maxBatches: maxBatches, into: &swept)
+        swept.dpopProofs = try await deleteInBatches(.dpopProofs, cutoff: cutoff, maxBatches: maxBatches, into: &swept)
         return swept
     }
 
@@ -41,24 +42,22 @@ public struct SessionJanitor: Sendable {
     /// which a busy deployment inserts in well under a minute: a token a refresh, a proof a bound
     /// refresh. Left for the next minute, such a backlog would grow without end. Each sweep stays
     /// bounded (its batches are short transactions), and the pause leaves the database to the
-    /// requests between sweeps. Ends early, with what it deleted so far, when its task is cancelled.
+    /// requests between sweeps. Once its task is cancelled it starts no other sweep and answers
+    /// what it deleted so far (a sweep under way ends as its store's statement does).
     /// - Parameter now: read before each sweep, for its cutoff.
     public func sweepBacklog(
         now: () -> Date, pause: Duration = .seconds(1), maxBatches: Int = 20
     ) async throws -> JanitorSweep {
         var total = JanitorSweep()
-        while true {
-            let swept = try await sweep(now: now(), maxBatches: maxBatches)
-            total.refreshTokens += swept.refreshTokens
-            total.sessions += swept.sessions
-            total.finished = swept.finished
-            guard !swept.finished, (try? await Task.sleep(for: pause)) != nil else { return total }
+        while !Task.isCancelled {
+            total = total.followed(by: try await sweep(now: now(), maxBatches: maxBatches))
+            guard !total.finished, (try? await Task.sleep(for: pause)) != nil else { break }
         }
+        return total
     }
 
     /// Batches until one comes back short (nothing more is expired) or `maxBatches` ran; a kind
     /// that ran them all with the last one full leaves `swept` unfinished.
-    @discardableResult
     private func deleteInBatches(_ rows: ExpiredRows, cutoff: Date, maxBatches: Int, into swept: inout JanitorSweep) async throws -> Int {
         var total = 0
         for _ in 0..<maxBatches {
