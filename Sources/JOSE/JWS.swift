@@ -151,18 +151,12 @@ public struct JWSParsed: Sendable {
         return JWSVerified(header: header, payload: payload)
     }
 
-    /// ``verified(with:)`` for a caller that decodes the payload into claims of its own: the claims are decoded
-    /// once, as `type`, instead of once to check that the payload is an object and again for the claims. `type`
-    /// must decode from a JSON object only (a keyed container), so that the object check still holds. Throws
-    /// ``JOSEError/unsupportedAlgorithm`` or ``JOSEError/badSignature`` before anything is decoded, and the
-    /// decoder's error for a payload that is not such claims.
-    public func verifiedClaims<Claims: Decodable>(with key: JWSVerificationKey, as type: Claims.Type, decoder: JSONDecoder) throws -> Claims {
-        try verifiedClaims(with: key) { try decoder.decode(type, from: $0) }
-    }
-
-    /// ``verifiedClaims(with:as:decoder:)`` with a reader of the caller's own (a DPoP proof's claims,
-    /// read without JSONDecoder when they are plain), called only once the signature verified. `read`
-    /// must succeed for a JSON object only, so that the object check still holds.
+    /// ``verified(with:)`` for a caller that reads the payload into claims of its own (a DPoP proof's,
+    /// read without JSONDecoder when they are plain): the payload is read once, by `read`, instead of once
+    /// to check that it is an object and again for the claims. `read` must succeed for a JSON object only,
+    /// so that the object check still holds. Throws ``JOSEError/unsupportedAlgorithm`` or
+    /// ``JOSEError/badSignature`` before `read` is called, and `read`'s error for a payload that is not
+    /// such claims.
     public func verifiedClaims<Claims>(with key: JWSVerificationKey, reading read: (Data) throws -> Claims) throws -> Claims {
         guard header.algorithm == key.algorithm else { throw JOSEError.unsupportedAlgorithm }
         guard key.verify(signature: signature, message: signingInput) else { throw JOSEError.badSignature }

@@ -21,21 +21,23 @@ package struct DPoPProofClaims: Decodable, Equatable, Sendable {
     /// JSONDecoder decides (and names) the refusal.
     init?(_ object: PlainJSONObject) {
         guard case .string(let htm)? = object["htm"], case .string(let htu)? = object["htu"],
-            case .integer(let iat)? = object["iat"], case .string(let jti)? = object["jti"]
+            case .integer(let iat)? = object["iat"], case .string(let jti)? = object["jti"],
+            let ath = Self.optionalString(object["ath"]), let nonce = Self.optionalString(object["nonce"])
         else { return nil }
         self.htm = htm
         self.htu = htu
         self.iat = Double(iat)
         self.jti = jti
-        switch object["ath"] {
-        case nil: ath = nil
-        case .string(let value)?: ath = value
-        case .integer?: return nil
-        }
-        switch object["nonce"] {
-        case nil: nonce = nil
-        case .string(let value)?: nonce = value
-        case .integer?: return nil
+        self.ath = ath
+        self.nonce = nonce
+    }
+
+    /// A member that may be absent: `.some(nil)` when it is, nil when it is not a string.
+    private static func optionalString(_ value: PlainJSONObject.Value?) -> String?? {
+        switch value {
+        case nil: .some(nil)
+        case .string(let string)?: .some(string)
+        case .integer?: nil
         }
     }
 }
