@@ -3,22 +3,14 @@ import Foundation
 /// JWS Compact Serialization (RFC 7515 §7.1): signing with RS256 (RFC 7518 §3.3), verifying RS256 and ES256
 /// (RFC 7518 §3.4).
 public enum JWS {
-    /// One configured encoder for every header: building one per token is measurable on the signing path.
-    private static let headerEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     /// Produces `BASE64URL(header).BASE64URL(payload).BASE64URL(signature)` (RFC 7515 §7.1, §5.1).
     ///
     /// `payload` is the already-serialized JSON (e.g. JWT claims) so callers control their encoding once. The header
     /// must name RS256 and carry no `crit`, because this module's own verifier would refuse anything else.
-    public static func sign(payload: Data, header: JWSHeader, key: RSAPrivateKey) throws -> String {
+    public static func sign(payload: some DataProtocol, header: JWSHeader, key: RSAPrivateKey) throws -> String {
         guard header.algorithm == .rs256 else { throw JOSEError.unsupportedAlgorithm }
         guard header.crit == nil else { throw JOSEError.criticalHeader }
-        let headerJSON = try headerEncoder.encode(header)
-        var token = Base64URL.encode(headerJSON)
+        var token = Base64URL.encode(header.encodedJSON())
         token += "."
         token += Base64URL.encode(payload)
         // The signing input is the ASCII of the first two segments (RFC 7515 §5.1 step 5).

@@ -14,6 +14,16 @@ public struct JWSHeader: Codable, Sendable, Equatable {
     /// so that a malformed `crit` is still seen (and refused) rather than silently dropped.
     public var crit: [String]?
 
+    /// The header as ``JWS/sign(payload:header:key:)`` writes it: `alg`, `kid` and `typ`, sorted,
+    /// those that are set (`crit` is never signed).
+    public func encodedJSON() -> [UInt8] {
+        var writer = JSONObjectWriter(capacity: 96)
+        writer.string("alg", alg)
+        writer.string("kid", kid)
+        writer.string("typ", typ)
+        return writer.finished()
+    }
+
     /// Creates a header for signing; RS256 and `typ: "JWT"` are the defaults for OpenID Connect ID Tokens.
     public init(alg: JWSAlgorithm = .rs256, typ: String? = "JWT", kid: String? = nil) {
         self.alg = alg.rawValue

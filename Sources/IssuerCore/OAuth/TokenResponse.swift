@@ -1,3 +1,5 @@
+import JOSE
+
 /// RFC 6749 §5.1 successful token response (plus OIDC Core §3.1.3.3's `id_token` and RFC 8693
 /// §2.2.1's `issued_token_type`). Rendered with `Cache-Control: no-store`.
 public struct TokenResponse: Sendable, Equatable, Encodable {
@@ -16,6 +18,20 @@ public struct TokenResponse: Sendable, Equatable, Encodable {
     public var scope: String
     /// RFC 8693 §2.2.1 `issued_token_type`: set only by the token-exchange grant.
     public var issuedTokenType: String?
+
+    /// The answer's body: the bytes of `JSONEncoder` with sorted keys and unescaped slashes,
+    /// written directly (`JSONObjectWriter`, in the members' sorted order).
+    public func encodedJSON() -> [UInt8] {
+        var writer = JSONObjectWriter(capacity: 2048)
+        writer.string("access_token", accessToken)
+        writer.integer("expires_in", expiresIn)
+        writer.string("id_token", idToken)
+        writer.string("issued_token_type", issuedTokenType)
+        writer.string("refresh_token", refreshToken)
+        writer.string("scope", scope)
+        writer.string("token_type", tokenType)
+        return writer.finished()
+    }
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"

@@ -1,3 +1,5 @@
+import JOSE
+
 /// The claims of an access token (RFC 9068 §2.2, docs/reference.md, "Access tokens"), as minted and as verified.
 ///
 /// Times are NumericDate seconds (RFC 7519 §2) because that is what travels in the token; a
@@ -69,6 +71,27 @@ public struct AccessTokenClaims: Codable, Sendable, Equatable {
     /// The `scope` claim split into its scope tokens (RFC 6749 §3.3).
     public var scopes: [String] {
         scope.split(separator: " ").map(String.init)
+    }
+
+    /// The claims as the token carries them: the bytes of `JSONEncoder` with sorted keys and
+    /// unescaped slashes (so `iss` stays byte-identical to `ISSUER_URL`), written directly
+    /// (`JSONObjectWriter`, in the members' sorted order).
+    public func encodedJSON() -> [UInt8] {
+        var writer = JSONObjectWriter(capacity: 512)
+        writer.string("aud", audience)
+        writer.string("client_id", clientID)
+        writer.object("cnf", present: confirmation != nil) { $0.string("jkt", confirmation?.jkt) }
+        writer.string("email", email)
+        writer.boolean("email_verified", emailVerified)
+        writer.integer("exp", expiresAt)
+        writer.integer("iat", issuedAt)
+        writer.string("iss", issuer)
+        writer.string("jti", jwtID)
+        writer.string("name", name)
+        writer.string("scope", scope)
+        writer.string("sid", sessionID)
+        writer.string("sub", subject)
+        return writer.finished()
     }
 
     enum CodingKeys: String, CodingKey {

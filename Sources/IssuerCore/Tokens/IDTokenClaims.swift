@@ -70,6 +70,27 @@ public struct IDTokenClaims: Codable, Sendable, Equatable {
         accessTokenHash(of: code)
     }
 
+    /// The claims as the token carries them: the bytes of `JSONEncoder` with sorted keys and
+    /// unescaped slashes, written directly (`JSONObjectWriter`, in the members' sorted order).
+    public func encodedJSON() -> [UInt8] {
+        var writer = JSONObjectWriter(capacity: 512)
+        writer.string("at_hash", accessTokenHash)
+        writer.string("aud", audience)
+        writer.integer("auth_time", authTime)
+        writer.string("email", email)
+        writer.boolean("email_verified", emailVerified)
+        writer.integer("exp", expiresAt)
+        writer.string("family_name", familyName)
+        writer.string("given_name", givenName)
+        writer.integer("iat", issuedAt)
+        writer.string("iss", issuer)
+        writer.string("name", name)
+        writer.string("nonce", nonce)
+        writer.string("sid", sessionID)
+        writer.string("sub", subject)
+        return writer.finished()
+    }
+
     enum CodingKeys: String, CodingKey {
         case issuer = "iss"
         case subject = "sub"

@@ -57,7 +57,7 @@ public struct TokenSigner: Sendable {
             scope: contents.scopes.joined(separator: " "), sessionID: contents.sessionID,
             email: email.email, emailVerified: email.emailVerified, name: profile.name,
             confirmation: contents.dpopThumbprint.map(AccessTokenClaims.Confirmation.init(jkt:)))
-        let accessToken = try signJWS(accessClaims, type: AccessTokenClaims.type, key: key)
+        let accessToken = try signJWS(accessClaims.encodedJSON(), type: AccessTokenClaims.type, key: key)
 
         var idClaims: IDTokenClaims?
         var idToken: String?
@@ -71,23 +71,15 @@ public struct TokenSigner: Sendable {
                 email: email.email, emailVerified: email.emailVerified,
                 name: profile.name, givenName: profile.givenName, familyName: profile.familyName)
             idClaims = claims
-            idToken = try signJWS(claims, type: IDTokenClaims.type, key: key)
+            idToken = try signJWS(claims.encodedJSON(), type: IDTokenClaims.type, key: key)
         }
         return SignedTokens(
             accessToken: accessToken, accessTokenClaims: accessClaims, idToken: idToken, idTokenClaims: idClaims,
             expiresIn: max(0, accessExpiresAt - issuedAt), kid: key.kid)
     }
 
-    /// `withoutEscapingSlashes` keeps `iss` byte-identical to ISSUER_URL for naive string comparers.
-    private static let claimsEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    private func signJWS(_ claims: some Encodable, type: String, key: SigningKey) throws(TokenSigningError) -> String {
+    private func signJWS(_ payload: [UInt8], type: String, key: SigningKey) throws(TokenSigningError) -> String {
         do {
-            let payload = try Self.claimsEncoder.encode(claims)
             return try JWS.sign(payload: payload, header: JWSHeader(alg: .rs256, typ: type, kid: key.kid), key: key.privateKey)
         } catch {
             throw .signingFailed("\(error)")

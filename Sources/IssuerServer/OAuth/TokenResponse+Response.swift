@@ -1,4 +1,3 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import IssuerCore
@@ -6,10 +5,9 @@ import IssuerCore
 extension TokenResponse {
     /// RFC 6749 §5.1: JSON, and never stored by any cache.
     var response: Response {
-        let body = (try? JSONEncoder.oauth.encode(self)) ?? Data()
-        return Response(
+        Response(
             status: .ok,
             headers: [.contentType: "application/json", .cacheControl: "no-store", .pragma: "no-cache"],
-            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            body: .init(byteBuffer: ByteBuffer(bytes: encodedJSON())))
     }
 }
