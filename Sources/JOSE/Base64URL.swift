@@ -8,24 +8,44 @@ import Foundation
 public enum Base64URL {
     /// Encodes bytes as unpadded base64url (RFC 7515 §2).
     public static func encode(_ bytes: some DataProtocol) -> String {
-        let standard = Data(bytes).base64EncodedData()
-        // Translated through a raw buffer: iterating `Data` byte by byte is measurable on the signing path.
-        return standard.withUnsafeBytes { raw in
-            String(unsafeUninitializedCapacity: raw.count) { output in
-                var count = 0
-                for byte in raw {
-                    switch byte {
-                    case UInt8(ascii: "+"): output[count] = UInt8(ascii: "-")
-                    case UInt8(ascii: "/"): output[count] = UInt8(ascii: "_")
-                    case UInt8(ascii: "="): continue
-                    default: output[count] = byte
-                    }
-                    count += 1
+        if let encoded = bytes.withContiguousStorageIfAvailable({ encode(contiguous: $0) }) { return encoded }
+        return Array(bytes).withUnsafeBufferPointer { encode(contiguous: $0) }
+    }
+
+    /// RFC 4648 §5, every three bytes four characters, the last group without padding. Written
+    /// straight into the string: through `Data.base64EncodedData` and a translation, the encoding
+    /// of a token's three segments was measurable on every token request (docs/performance.md).
+    private static func encode(contiguous bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let (groups, rest) = bytes.count.quotientAndRemainder(dividingBy: 3)
+        return String(unsafeUninitializedCapacity: groups * 4 + (rest == 0 ? 0 : rest + 1)) { output in
+            alphabet.withUTF8Buffer { alphabet in
+                var read = 0
+                var written = 0
+                for _ in 0..<groups {
+                    let word = UInt32(bytes[read]) << 16 | UInt32(bytes[read + 1]) << 8 | UInt32(bytes[read + 2])
+                    output[written] = alphabet[Int(word >> 18)]
+                    output[written + 1] = alphabet[Int(word >> 12 & 0x3F)]
+                    output[written + 2] = alphabet[Int(word >> 6 & 0x3F)]
+                    output[written + 3] = alphabet[Int(word & 0x3F)]
+                    read += 3
+                    written += 4
                 }
-                return count
+                if rest > 0 {
+                    let word = UInt32(bytes[read]) << 16 | (rest == 2 ? UInt32(bytes[read + 1]) << 8 : 0)
+                    output[written] = alphabet[Int(word >> 18)]
+                    output[written + 1] = alphabet[Int(word >> 12 & 0x3F)]
+                    written += 2
+                    if rest == 2 {
+                        output[written] = alphabet[Int(word >> 6 & 0x3F)]
+                        written += 1
+                    }
+                }
+                return written
             }
         }
     }
+
+    private static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
     /// Decodes unpadded base64url (RFC 7515 §2), returning `nil` for anything that is not its canonical form.
     public static func decode(_ string: some StringProtocol) -> Data? {

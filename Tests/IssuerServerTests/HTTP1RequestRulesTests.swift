@@ -17,6 +17,7 @@ struct HTTP1RequestRulesTests {
         "GET /oauth2/jwks.json HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n",
         "POST /oauth2/token HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\n\r\n",
         "GET /userinfo HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n",
+        "GET /userinfo HTTP/1.1\r\nHost: a, b\r\n\r\n",
     ])
     func hostRefused(request: String) async throws {
         try await withLiveIssuer { port in

@@ -45,3 +45,19 @@ import Testing
         #expect(Base64URL.decode(utf8: Array("QR".utf8).reversed().reversed()) == nil)
     }
 }
+
+/// The encoder writes the alphabet itself; Foundation's base64 (RFC 4648 §4), translated to the
+/// URL-safe alphabet and unpadded (§5), is the independent answer for every length and byte.
+@Suite struct Base64URLFoundationTests {
+    @Test func encodesAsFoundationDoesAfterTranslation() {
+        let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 97 &+ 13) }
+        for length in 0...bytes.count {
+            let slice = Array(bytes.prefix(length))
+            let foundation = Data(slice).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(slice) == foundation, "length \(length)")
+            #expect(Base64URL.encode(Data(slice)) == foundation, "length \(length) as Data")
+            #expect(Base64URL.encode(slice[...]) == foundation, "length \(length) as a slice")
+        }
+    }
+}

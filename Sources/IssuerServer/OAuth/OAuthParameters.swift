@@ -46,8 +46,7 @@ struct OAuthParameters: Sendable {
 
     /// Reads and parses the request body.
     static func parse(_ request: Request) async throws(OAuthError) -> OAuthParameters {
-        let contentType = request.headers[.contentType]?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased()
+        let contentType = request.headers.mediaType
         let isJSON: Bool
         switch contentType {
         case "application/x-www-form-urlencoded": isJSON = false

@@ -87,7 +87,7 @@ final class HTTP1RequestRulesHandler: ChannelDuplexHandler, RemovableChannelHand
         // Field lines as sent: an empty `Host:` is present (RFC 9112 §3.2 allows it), and a
         // comma is no list separator here but an invalid value.
         let values = request.headers["host"]
-        if values.count > 1 || values.contains(where: { $0.contains(",") }) { return "more than one Host field" }
+        if values.count > 1 || values.contains(where: { $0.utf8.contains(UInt8(ascii: ",")) }) { return "more than one Host field" }
         if values.isEmpty, request.version.major == 1, request.version.minor >= 1 { return "no Host field" }
         return nil
     }
