@@ -37,6 +37,17 @@ public final class ServerMetrics: Sendable {
     /// the label sets are few (routes × methods × statuses), so each is asked for once.
     private let requestInstruments = Mutex<[RequestLabels: RequestInstruments]>([:])
 
+    /// The counters `count` has asked the registry for, for the same reason (`tokens_issued` is
+    /// counted on every token answer): one per label set the registry holds anyway.
+    private let counters = Mutex<[CounterKey: Counter]>([:])
+
+    private struct CounterKey: Hashable {
+        let subsystem: String
+        let metric: String
+        /// Names and values, alternating.
+        let labels: [String]
+    }
+
     /// A fresh registry with nothing recorded.
     public init() {}
 
@@ -155,7 +166,14 @@ public final class ServerMetrics: Sendable {
 
     /// `issuer_<subsystem>_<metric>_total`, incremented.
     private func count(_ subsystem: String, _ metric: String, _ help: String, _ labels: [(String, String)]) {
-        registry.makeCounter(descriptor: Self.name(subsystem, metric, "total", help), labels: labels).increment()
+        let key = CounterKey(subsystem: subsystem, metric: metric, labels: labels.flatMap { [$0.0, $0.1] })
+        let counter = counters.withLock { cache in
+            if let known = cache[key] { return known }
+            let made = registry.makeCounter(descriptor: Self.name(subsystem, metric, "total", help), labels: labels)
+            cache[key] = made
+            return made
+        }
+        counter.increment()
     }
 
     static func name(_ subsystem: String, _ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
