@@ -49,9 +49,9 @@ extension Bool: PostgresDecodable {
 }
 
 extension UUID: PostgresDecodable {
-    /// The server's hyphenated `uuid` text.
+    /// The server's hyphenated `uuid` text (`PostgresUUID`).
     public init(postgresText text: String) throws {
-        guard let value = UUID(uuidString: text) else { throw PostgresError.decoding("not a uuid") }
+        guard let value = PostgresUUID.parse(text) else { throw PostgresError.decoding("not a uuid") }
         self = value
     }
 }
@@ -100,7 +100,8 @@ enum PostgresHex {
         return bytes
     }
 
-    private static func nibble(_ c: UInt8) -> UInt8? {
+    /// One hex digit's value, either case.
+    static func nibble(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10

@@ -61,7 +61,7 @@ public struct AppleNotifications: Sendable {
         events.appleNotification(type: outcome == .duplicate ? "duplicate" : event.kind.name)
         // Never the email, nor Apple's user id: the internal id is enough to follow the user.
         logger.notice("Apple notification", metadata: [
-            "type": "\(event.kind.name)", "outcome": "\(outcome)", "user": "\(userID?.uuidString.lowercased() ?? "-")",
+            "type": "\(event.kind.name)", "outcome": "\(outcome)", "user": "\(userID?.lowercaseText ?? "-")",
         ])
         return outcome
     }

@@ -98,7 +98,7 @@ public struct GoogleRISC: Sendable {
             // Never Google's `sub`: the internal id is enough to follow the user.
             var metadata: Logger.Metadata = [
                 "type": "\(event.kind.name)", "outcome": "\(result.applied ? "applied" : "nothing to do")",
-                "user": "\(result.users.isEmpty ? "-" : result.users.map { $0.uuidString.lowercased() }.joined(separator: ","))",
+                "user": "\(result.users.isEmpty ? "-" : result.users.map { $0.lowercaseText }.joined(separator: ","))",
             ]
             if let reason = event.reason { metadata["reason"] = "\(reason.escapingControlCharacters)" }
             if let state = event.state { metadata["state"] = "\(state)" }

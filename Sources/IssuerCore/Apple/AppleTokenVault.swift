@@ -41,6 +41,6 @@ public struct AppleTokenVault: Sendable {
     }
 
     private static func associatedData(_ userID: UUID) -> Data {
-        Data(userID.uuidString.lowercased().utf8)
+        Data(userID.lowercaseText.utf8)
     }
 }

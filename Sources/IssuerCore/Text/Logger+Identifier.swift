@@ -6,6 +6,6 @@ extension Logger.MetadataValue {
     /// grep for one from a token or from `issuer users show` finds its log lines
     /// (docs/reference.md, "Faults and bad input"). `"\(uuid)"` would print it in upper case.
     public static func identifier(_ id: UUID) -> Self {
-        .string(id.uuidString.lowercased())
+        .string(id.lowercaseText)
     }
 }

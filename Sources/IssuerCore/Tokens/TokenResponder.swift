@@ -22,7 +22,7 @@ public struct TokenResponder: Sendable {
         nonce: String?, refreshToken: RefreshToken?, includesIDToken: Bool = true, dpopThumbprint: String? = nil
     ) throws(OAuthError) -> TokenResponse {
         let contents = TokenContents(
-            subject: user.subject, clientID: clientID, scopes: scopes, sessionID: sessionID.uuidString.lowercased(),
+            subject: user.subject, clientID: clientID, scopes: scopes, sessionID: sessionID.lowercaseText,
             authTime: authTime, sessionExpiresAt: sessionExpiresAt, nonce: nonce,
             profile: .init(email: user.email, emailVerified: user.emailVerified, name: user.name,
                            givenName: user.givenName, familyName: user.familyName),

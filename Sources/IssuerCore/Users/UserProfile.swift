@@ -20,7 +20,7 @@ public struct UserProfile: Sendable, Equatable {
     }
 
     /// Our `sub`: the lowercase UUID.
-    public var subject: String { id.uuidString.lowercased() }
+    public var subject: String { id.lowercaseText }
 
     public init(id: UUID, email: String? = nil, emailVerified: Bool? = nil, givenName: String? = nil, familyName: String? = nil) {
         self.id = id

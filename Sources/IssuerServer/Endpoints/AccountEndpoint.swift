@@ -26,7 +26,7 @@ struct AccountEndpoint {
     /// (docs/reference.md, "Linked identities"): never a provider's `sub`, never a token.
     static func account(_ account: (userID: UUID, identities: [LinkedIdentity])) throws -> Response {
         let body = try JSONSerialization.data(withJSONObject: [
-            "sub": account.userID.uuidString.lowercased(),
+            "sub": account.userID.lowercaseText,
             "identities": account.identities.map { identity in
                 [
                     "provider": identity.provider, "email": identity.email ?? NSNull(),

@@ -31,7 +31,7 @@ struct AccountSessionsEndpoint {
     /// One session as the user's list shows it: never a token, never an IP address.
     static func json(_ session: AccountSession, current: UUID) -> [String: Any] {
         [
-            "sid": session.sessionID.uuidString.lowercased(), "client_id": session.clientID,
+            "sid": session.sessionID.lowercaseText, "client_id": session.clientID,
             "provider": session.provider ?? NSNull(), "created_at": session.createdAt.formatted(.iso8601),
             "last_used_at": session.lastUsedAt.formatted(.iso8601), "user_agent": session.userAgent ?? NSNull(),
             "current": session.sessionID == current,

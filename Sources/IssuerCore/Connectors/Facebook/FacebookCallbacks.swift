@@ -130,7 +130,7 @@ public struct FacebookCallbacks: ProviderCallbackConnector {
         // Our user id only: Facebook's id of the person is what this log must not become an index of.
         logger.notice("provider callback", metadata: [
             "provider": "\(provider)", "callback": "\(callback)", "outcome": "\(label)",
-            "user": "\(result?.users.first?.uuidString.lowercased() ?? "-")",
+            "user": "\(result?.users.first?.lowercaseText ?? "-")",
             "deleted": "\(result?.deleted != nil)",
         ])
         return outcome
