@@ -20,9 +20,10 @@ public enum FormURLEncoding {
     }
 
     /// `+` is a space and `%XX` a byte (two hex digits, either case); the bytes must be UTF-8.
-    /// Nil for a `%` without two hex digits after it, or bytes that are not UTF-8: what
-    /// Foundation's `removingPercentEncoding` refuses, which the tests hold this to. Read as bytes
-    /// because the Foundation call was a tenth of a refresh's own CPU (docs/performance.md).
+    /// Nil for a `%` without two hex digits after it, or bytes that are not UTF-8, never U+FFFD in
+    /// their place (Foundation's `removingPercentEncoding`, which this replaced and the tests
+    /// compare it with, refused some such bytes and replaced others). Read as bytes because the
+    /// Foundation call was 4% of a refresh's own CPU (docs/performance.md, "What was tried").
     private static func decode(_ component: Substring.UTF8View.SubSequence) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(component.count)
