@@ -22,9 +22,15 @@ public final class ServerMetrics: Sendable {
     static let countedMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
     /// One label set's instruments for every request metric.
-    private struct RequestInstruments {
+    struct RequestInstruments: Sendable {
         let count: Counter
         let duration: DurationHistogram
+
+        /// Counts one answered request and records how long it took.
+        func record(_ duration: Duration) {
+            count.increment()
+            self.duration.record(duration)
+        }
     }
 
     private struct RequestLabels: Hashable {
@@ -53,8 +59,14 @@ public final class ServerMetrics: Sendable {
 
     /// Counts one answered request and records how long it took.
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        requestInstruments(route: route, method: method, status: status).record(duration)
+    }
+
+    /// The instruments `recordRequest` records in for these labels, for a caller that answers
+    /// many requests of one label set and keeps them (`ReadyAnswerHandler`).
+    func requestInstruments(route: String, method: String, status: Int) -> RequestInstruments {
         let key = RequestLabels(route: route, method: Self.countedMethods.contains(method) ? method : "other", status: status)
-        let instruments = requestInstruments.withLock { cache in
+        return requestInstruments.withLock { cache in
             if let known = cache[key] { return known }
             let labels = [("route", key.route), ("method", key.method), ("status", String(key.status))]
             let made = RequestInstruments(
@@ -68,8 +80,6 @@ public final class ServerMetrics: Sendable {
             cache[key] = made
             return made
         }
-        instruments.count.increment()
-        instruments.duration.record(duration)
     }
 
     /// Publishes the pool's current use; called when `/metrics` is scraped, so the numbers are

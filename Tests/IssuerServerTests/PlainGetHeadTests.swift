@@ -17,6 +17,10 @@ struct PlainGetHeadTests {
         #expect(head.target == "/oauth2/jwks.json?x=1")
         #expect(head.ifNoneMatch == "\"a\", \"b\"")
         #expect(head.length == text.utf8.count, "up to the next request")
+        let shouting = try #require(Self.head("GET /a HTTP/1.1\r\nHOST: x\r\nIF-NONE-MATCH: \"c\"\r\nCONNECTION: KEEP-ALIVE\r\n\r\n"))
+        #expect(shouting.ifNoneMatch == "\"c\"", "field names and keep-alive are case-insensitive (RFC 9110 §5.1, §7.6.1)")
+        let lookalikes = try #require(Self.head("GET /a HTTP/1.1\r\nHost2: y\r\nX-Host: z\r\nHost: x\r\nIf-None-Matches: \"d\"\r\n\r\n"))
+        #expect(lookalikes.ifNoneMatch == nil, "a name that only starts or ends like a known one is another field")
         let bare = try #require(Self.head("GET / HTTP/1.1\r\nhost:\r\n\r\n"))
         #expect(bare.target == "/" && bare.ifNoneMatch == nil && bare.length == 25, "an empty Host is present (RFC 9112 §3.2)")
     }
@@ -45,6 +49,17 @@ struct PlainGetHeadTests {
         "GET /a HTTP/1.1\r\nHost: x\r\nX-A: caf\u{e9}\r\n\r\n",                 // beyond ASCII
         "GET /a HTTP/1.1\r\nHost: x\r\nX-A: \u{7}\r\n\r\n",                     // a control byte
         "GET /a HTTP/1.1\r\nHost: x\r\n: empty name\r\n\r\n",
+        // Names compared whatever their case, and only whole.
+        "GET /a HTTP/1.1\r\nHOST: x\r\nhost: y\r\n\r\n",
+        "GET /a HTTP/1.1\r\nHost: x\r\nCONTENT-LENGTH: 0\r\n\r\n",
+        "GET /a HTTP/1.1\r\nHost: x\r\nTransfer-encoding: chunked\r\n\r\n",
+        "GET /a HTTP/1.1\r\nHost: x\r\nUPGRADE: h2c\r\n\r\n",
+        "GET /a HTTP/1.1\r\nHost: x\r\neXpEcT: 100-continue\r\n\r\n",
+        "GET /a HTTP/1.1\r\nHost: x\r\nPROXY-CONNECTION: keep-alive\r\n\r\n",
+        "GET /a HTTP/1.1\r\nHost: x\r\nCONNECTION: CLOSE\r\n\r\n",
+        "GET /a HTTP/1.1\r\nHost: x\r\nConnection: keep_alive\r\n\r\n",      // '_' is not '-' in any case
+        "GET /a HTTP/1.1\r\nHost: x\r\nConnection: keep-alives\r\n\r\n",
+        "GET /a HTTP/1.1\r\nHost: x\r\nHost2: y\r\nX-Host: z\r\nhOsT: w\r\n\r\n",
     ])
     func leftToTheDecoder(_ text: String) {
         #expect(Self.head(text) == nil)

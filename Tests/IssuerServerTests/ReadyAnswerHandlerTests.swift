@@ -26,7 +26,9 @@ struct ReadyAnswerHandlerTests {
 
     static func channel(metrics: ServerMetrics = ServerMetrics()) throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(ReadyAnswerHandler(routes: routes(), metrics: metrics))
+        // A deadline outside the pipeline: told of answers, it has no connection to keep time for.
+        let deadline = RequestReadTimeoutHandler(limit: .seconds(30))
+        try channel.pipeline.syncOperations.addHandler(ReadyAnswerHandler(routes: routes(), metrics: metrics, deadline: deadline))
         return channel
     }
 
@@ -66,6 +68,25 @@ struct ReadyAnswerHandlerTests {
         #expect(try Self.passedOn(channel).isEmpty)
         #expect(MetricsExposition.text(metrics)
             .contains(#"issuer_http_requests_total{route="/oauth2/jwks.json",method="GET",status="200"} 1"#))
+    }
+
+    /// The connection keeps the instruments it counted in; each answer still counts once, in the
+    /// label set of its own status, and gets an id of its own.
+    @Test("every answer on a connection is counted by its status, with a request id of its own")
+    func countsEachAnswer() throws {
+        let metrics = ServerMetrics()
+        let channel = try Self.channel(metrics: metrics)
+        let conditional = "GET /oauth2/jwks.json HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"v1\"\r\n\r\n"
+        try Self.write(channel, Self.get + Self.get + conditional)
+        try Self.write(channel, Self.get)
+        let ids = try Self.written(channel).components(separatedBy: "\r\n").filter { $0.hasPrefix("X-Request-Id: ") }
+            .map { $0.dropFirst("X-Request-Id: ".count) }
+        #expect(ids.count == 4 && Set(ids).count == 4, "\(ids)")
+        #expect(ids.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) && $0.lowercased() == $0 })
+        let text = MetricsExposition.text(metrics)
+        #expect(text.contains(#"issuer_http_requests_total{route="/oauth2/jwks.json",method="GET",status="200"} 3"#))
+        #expect(text.contains(#"issuer_http_requests_total{route="/oauth2/jwks.json",method="GET",status="304"} 1"#))
+        #expect(text.contains(#"issuer_http_request_duration_seconds_count{route="/oauth2/jwks.json",method="GET",status="200"} 3"#))
     }
 
     @Test("If-None-Match is read: a match is a 304 with no body and no Content-Length")
@@ -117,10 +138,11 @@ struct ReadyAnswerHandlerTests {
     func readDeadline() throws {
         let limit = TimeAmount.seconds(30)
         let channel = EmbeddedChannel()
+        let deadline = RequestReadTimeoutHandler(limit: limit)
         try channel.pipeline.syncOperations.addHandlers([
-            ReadyAnswerHandler(routes: Self.routes(), metrics: ServerMetrics()),
+            ReadyAnswerHandler(routes: Self.routes(), metrics: ServerMetrics(), deadline: deadline),
             ByteToMessageHandler(HTTPRequestDecoder()),
-            RequestReadTimeoutHandler(limit: limit),
+            deadline,
         ])
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()
         for _ in 0..<3 {

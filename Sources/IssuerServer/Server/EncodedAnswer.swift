@@ -33,11 +33,19 @@ struct EncodedAnswer: Sendable {
     }
 
     /// One whole response as ready bytes, for a GET (a body whenever the answer has one).
-    func writeWire(into buffer: inout ByteBuffer, date: String, requestID: String) {
+    /// The request id is written as the next `StaticRequestID`, and no `String` is made of it.
+    func writeWire(into buffer: inout ByteBuffer, date: String) {
         buffer.writeBytes(wireHead)
-        buffer.writeString("Date: \(date)\r\n\(ResponseStamp.requestIDName): \(requestID)\r\n\r\n")
-        if var body { buffer.writeBuffer(&body) }
+        buffer.writeStaticString("Date: ")
+        buffer.writeString(date)
+        buffer.writeBytes(Self.requestIDLead)
+        StaticRequestID.writeNext(into: &buffer)
+        buffer.writeStaticString("\r\n\r\n")
+        if let body { buffer.writeImmutableBuffer(body) }
     }
+
+    /// What comes between `Date`'s value and the request id.
+    private static let requestIDLead = Array("\r\n\(ResponseStamp.requestIDName): ".utf8)
 
     /// The head of one response.
     func head(date: String, requestID: String) -> HTTPResponseHead {

@@ -13,7 +13,7 @@ import NIOHTTPTypesHTTP1
 /// answers a connection's static GETs from ready bytes until it asks for anything else, and then
 /// passes the connection on; NIO's encoder and decoder; `RequestReadTimeoutHandler`
 /// (docs/reference.md, "Faults and bad input"), which must see every request and answer, the
-/// static ones included (those answered before the decoder by an event); `HTTP1RequestRulesHandler`,
+/// static ones included (it is told of those answered before the decoder); `HTTP1RequestRulesHandler`,
 /// for the rules of RFC 9112 that HTTPTypes cannot express (`Host`, HTTP/1.0 persistence);
 /// `StaticRouteHandler`, when
 /// the listener has static routes; the conversion to HTTPTypes; Hummingbird's connection state and
@@ -44,9 +44,10 @@ struct IssuerHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             limits.maxHeaderListSize = defaults.maxHeaderListSize
             limits.maxHeaderFieldCount = defaults.maxHeaderFieldCount
             let pipeline = channel.pipeline.syncOperations
+            let deadline = RequestReadTimeoutHandler(limit: readTimeout)
             // Added before NIO's handlers, so after whatever the connection already has nearest the socket.
             if !staticRoutes.entries.isEmpty {
-                try pipeline.addHandler(ReadyAnswerHandler(routes: staticRoutes, metrics: metrics))
+                try pipeline.addHandler(ReadyAnswerHandler(routes: staticRoutes, metrics: metrics, deadline: deadline))
             }
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false,
@@ -54,7 +55,7 @@ struct IssuerHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: limits)
-            try pipeline.addHandler(RequestReadTimeoutHandler(limit: readTimeout))
+            try pipeline.addHandler(deadline)
             try pipeline.addHandler(HTTP1RequestRulesHandler(metrics: metrics))
             if !staticRoutes.entries.isEmpty {
                 try pipeline.addHandler(StaticRouteHandler(routes: staticRoutes, metrics: metrics))

@@ -32,22 +32,24 @@ package struct PlainGetHead: Equatable {
         var hosts = 0
         var conditions: [String] = []
         var lines = 0
+        // Names and values are compared as bytes where they are: a `String` is made only of what
+        // is kept (the target and `If-None-Match`), since this runs for every static GET.
         while !reader.skip("\r\n") {
             lines += 1
             guard lines <= Self.maxFieldLines, let (name, value) = reader.fieldLine() else { return nil }
-            switch name {
-            case "host":
+            if reader.equalsIgnoringCase(name, "host") {
                 // RFC 9112 §3.2: one Host, and a comma is no list separator there but an invalid value.
-                guard !value.contains(",") else { return nil }
+                guard !reader.contains(value, UInt8(ascii: ",")) else { return nil }
                 hosts += 1
-            case "connection":
-                guard value.lowercased() == "keep-alive" else { return nil }
-            case "if-none-match":
-                conditions.append(value)
-            case "content-length", "transfer-encoding", "upgrade", "expect", "proxy-connection":
+            } else if reader.equalsIgnoringCase(name, "connection") {
+                guard reader.equalsIgnoringCase(value, "keep-alive") else { return nil }
+            } else if reader.equalsIgnoringCase(name, "if-none-match") {
+                conditions.append(reader.string(value))
+            } else if reader.equalsIgnoringCase(name, "content-length") || reader.equalsIgnoringCase(name, "transfer-encoding")
+                || reader.equalsIgnoringCase(name, "upgrade") || reader.equalsIgnoringCase(name, "expect")
+                || reader.equalsIgnoringCase(name, "proxy-connection")
+            {
                 return nil
-            default:
-                break
             }
         }
         guard hosts == 1 else { return nil }
@@ -88,12 +90,13 @@ package struct PlainGetHead: Equatable {
             return string(start..<offset)
         }
 
-        /// `token ":" OWS value OWS CRLF` (RFC 9112 §5), the name lower-cased.
-        mutating func fieldLine() -> (name: String, value: String)? {
+        /// `token ":" OWS value OWS CRLF` (RFC 9112 §5): where the name and the value (without the
+        /// whitespace around it) lie.
+        mutating func fieldLine() -> (name: Range<Int>, value: Range<Int>)? {
             let nameStart = offset
             while let byte = byte(at: offset), Self.isTokenByte(byte) { offset += 1 }
             guard offset > nameStart, byte(at: offset) == UInt8(ascii: ":") else { return nil }
-            let name = string(nameStart..<offset).lowercased()
+            let name = nameStart..<offset
             offset += 1
             var valueStart = offset
             var valueEnd = offset
@@ -108,20 +111,58 @@ package struct PlainGetHead: Equatable {
                 }
             }
             guard skip("\r\n") else { return nil }
-            return (name, valueEnd > valueStart ? string(valueStart..<valueEnd) : "")
+            return (name, valueEnd > valueStart ? valueStart..<valueEnd : valueStart..<valueStart)
         }
 
-        private func string(_ range: Range<Int>) -> String {
+        /// Whether the bytes in `range` are `literal` (lower-case ASCII) but for the case of letters.
+        func equalsIgnoringCase(_ range: Range<Int>, _ literal: StaticString) -> Bool {
+            guard range.count == literal.utf8CodeUnitCount else { return false }
+            for index in 0..<range.count {
+                // ASCII letters differ from their lower case by the 0x20 bit alone; the literal's
+                // other bytes ('-') must match exactly, which setting that bit cannot fake.
+                let byte = bytes[bytes.startIndex + range.lowerBound + index]
+                let expected = literal.utf8Start[index]
+                guard byte == expected || (Self.isUpperCaseLetter(byte) && byte | 0x20 == expected) else { return false }
+            }
+            return true
+        }
+
+        func contains(_ range: Range<Int>, _ byte: UInt8) -> Bool {
+            range.contains { bytes[bytes.startIndex + $0] == byte }
+        }
+
+        func string(_ range: Range<Int>) -> String {
             String(decoding: bytes[(bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)], as: UTF8.self)
         }
 
+        private static func isUpperCaseLetter(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        }
+
+        /// Written as a switch rather than a search of a string of the characters, which costs a
+        /// walk of that string for every byte of every head.
         private static func isTargetByte(_ byte: UInt8) -> Bool {
-            isAlphanumeric(byte) || "-._~%!$&'()*+,;=:@/?".utf8.contains(byte)
+            switch byte {
+            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "%"),
+                UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+                UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+                UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"):
+                return true
+            default:
+                return isAlphanumeric(byte)
+            }
         }
 
         /// RFC 9110 §5.6.2's tchar.
         private static func isTokenByte(_ byte: UInt8) -> Bool {
-            isAlphanumeric(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            switch byte {
+            case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+                UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+                return true
+            default:
+                return isAlphanumeric(byte)
+            }
         }
 
         private static func isAlphanumeric(_ byte: UInt8) -> Bool {

@@ -33,7 +33,11 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         self.limit = limit
     }
 
+    /// This handler's place in the pipeline while it is in it, for `answeredBeforeDecoder`.
+    private var context: ChannelHandlerContext?
+
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { startOwing(context) }
     }
 
@@ -44,6 +48,7 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stop()
+        self.context = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -59,13 +64,11 @@ final class RequestReadTimeoutHandler: ChannelDuplexHandler, RemovableChannelHan
         context.fireChannelRead(data)
     }
 
-    /// An answer `ReadyAnswerHandler` wrote before the decoder: a request read and answered. The
-    /// event is for this handler alone and goes no further.
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard event is ReadyAnswerHandler.Answered else {
-            context.fireUserInboundEventTriggered(event)
-            return
-        }
+    /// Answers `ReadyAnswerHandler` wrote before the decoder: requests read and answered, so the
+    /// client owes the next one from now (the decoder has seen none of them, and passes nothing
+    /// on before that handler has left the pipeline).
+    func answeredBeforeDecoder() {
+        guard let context else { return }
         if answersWritten >= requestsRead { startOwing(context) }
     }
 
