@@ -108,7 +108,9 @@ struct JWKSFetchHardeningTests {
             for _ in 0..<64 where send(chunk) {}
         }
         defer { server.stop() }
-        let error = await failure { try await fetcher().fetchJWKS(from: url(server)) }
+        // A deadline far past what reading 1 MiB takes, so that only the cap can end the fetch: with
+        // the default 5 s, a loaded machine running the whole suite once reached the deadline first.
+        let error = await failure { try await fetcher(timeout: .seconds(30)).fetchJWKS(from: url(server)) }
         #expect(error == .tooLarge(limit: 1024 * 1024))
     }
 

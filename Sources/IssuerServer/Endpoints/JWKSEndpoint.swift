@@ -1,6 +1,5 @@
 import HTTPTypes
 import Hummingbird
-import Synchronization
 
 /// docs/reference.md, "JWKS", `GET /oauth2/jwks.json`: the public keys of the active, next and still-published
 /// retired keys. The bytes and ETag are computed when the ring changes; a request only copies a
@@ -23,29 +22,38 @@ struct JWKSEndpoint {
     }
 
     static func answer(_ keys: PublishedKeys, notModified: Bool) -> StaticAnswer {
+        answer(etag: keys.etag, body: keys.jwksBody, notModified: notModified)
+    }
+
+    /// The answer for the JWKS `body` with its `etag`: the one builder of both paths' answers.
+    static func answer(etag: String, body: ByteBuffer, notModified: Bool) -> StaticAnswer {
         var headers: HTTPFields = [
             .cacheControl: Self.cacheControl,
-            .eTag: keys.etag,
+            .eTag: etag,
             .accessControlAllowOrigin: "*",
         ]
         if notModified {
             return StaticAnswer(status: .notModified, headers: headers, body: nil)
         }
         headers[.contentType] = "application/json"
-        return StaticAnswer(status: .ok, headers: headers, body: keys.jwksBody)
+        return StaticAnswer(status: .ok, headers: headers, body: body)
     }
 
     static func isNotModified(_ ifNoneMatch: String?, keys: PublishedKeys) -> Bool {
-        ifNoneMatch.map { matches($0, etag: keys.etag) } ?? false
+        isNotModified(ifNoneMatch, etag: keys.etag)
     }
 
-    /// The route for `StaticRouteHandler`: the same answers, encoded once per published ring.
+    static func isNotModified(_ ifNoneMatch: String?, etag: String) -> Bool {
+        ifNoneMatch.map { matches($0, etag: etag) } ?? false
+    }
+
+    /// The route for `StaticRouteHandler`: the same answers, encoded once per published ring
+    /// (`EncodedJWKS`).
     func staticEntry(path: String) -> (String, StaticRoutes.Entry) {
         let monitor = monitor
-        let encoded = EncodedJWKS()
         return (path, StaticRoutes.Entry(route: RouterPath(path).description) { ifNoneMatch in
-            let keys = monitor.current
-            return encoded.answer(for: keys, notModified: Self.isNotModified(ifNoneMatch, keys: keys))
+            let answers = monitor.currentJWKS
+            return Self.isNotModified(ifNoneMatch, etag: answers.etag) ? answers.notModified : answers.ok
         })
     }
 
@@ -57,30 +65,5 @@ struct JWKSEndpoint {
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
             return tag == etag
         }
-    }
-}
-
-/// The two encoded answers (200 and 304) of the JWKS in force, made again only when the ring
-/// publishes other bytes (another ETag).
-private final class EncodedJWKS: Sendable {
-    private struct Answers {
-        let etag: String
-        let ok: EncodedAnswer
-        let notModified: EncodedAnswer
-    }
-
-    private let current = Mutex<Answers?>(nil)
-
-    func answer(for keys: PublishedKeys, notModified: Bool) -> EncodedAnswer {
-        let answers = current.withLock { current in
-            if let current, current.etag == keys.etag { return current }
-            let made = Answers(
-                etag: keys.etag,
-                ok: EncodedAnswer(JWKSEndpoint.answer(keys, notModified: false)),
-                notModified: EncodedAnswer(JWKSEndpoint.answer(keys, notModified: true)))
-            current = made
-            return made
-        }
-        return notModified ? answers.notModified : answers.ok
     }
 }

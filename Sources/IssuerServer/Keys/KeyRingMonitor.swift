@@ -42,6 +42,9 @@ final class KeyRingMonitor: Sendable {
     /// The ring and JWKS in force now.
     var current: PublishedKeys { state.withLock { $0 } }
 
+    /// The JWKS answers in force now, without a copy of the rest.
+    var currentJWKS: EncodedJWKS { state.withLock { $0.encodedAnswers } }
+
     /// Reads the ring; on failure keeps the previous one and answers the error.
     @discardableResult
     func reload() -> (any Error)? {

@@ -10,7 +10,9 @@ import NIOHTTP1
 /// (RFC 9112 §6) and pairs each request it decoded with the response that answers it (to frame
 /// answers to HEAD), so that a request the decoder read must be answered through it. And as ready
 /// bytes (`wireHead`, `writeWire`) by `ReadyAnswerHandler`, for requests the decoder never saw.
-struct EncodedAnswer: Sendable {
+///
+/// A class, so that handing an answer to a request retains one reference, not each of its parts.
+final class EncodedAnswer: Sendable {
     let status: HTTPResponseStatus
     /// The answer's own fields, `ResponseStamp`'s fixed ones and `Content-Length`.
     let headers: HTTPHeaders
