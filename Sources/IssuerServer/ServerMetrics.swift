@@ -63,7 +63,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The instruments `recordRequest` records in for these labels, for a caller that answers
-    /// many requests of one label set and keeps them (`ReadyAnswerHandler`).
+    /// many requests of one label set and keeps them (`ResponseStamp.instruments`).
     func requestInstruments(route: String, method: String, status: Int) -> RequestInstruments {
         let key = RequestLabels(route: route, method: Self.countedMethods.contains(method) ? method : "other", status: status)
         return requestInstruments.withLock { cache in

@@ -85,7 +85,7 @@ final class ReadyAnswerHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func instruments(route: String, status: Int) -> ServerMetrics.RequestInstruments {
         // The route strings are the entries' own, so comparing them is mostly comparing pointers.
         if let known = counted.first(where: { $0.status == status && $0.route == route }) { return known.instruments }
-        let made = metrics.requestInstruments(route: route, method: "GET", status: status)
+        let made = ResponseStamp.instruments(metrics, route: route, method: "GET", status: status)
         // The labels are bounded (static routes × statuses), and so is this list.
         counted.append((route, status, made))
         return made

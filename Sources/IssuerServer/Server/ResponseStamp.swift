@@ -40,6 +40,13 @@ enum ResponseStamp {
     static func record(
         _ metrics: ServerMetrics, route: String, method: String, status: Int, since start: ContinuousClock.Instant
     ) {
-        metrics.recordRequest(route: route, method: method, status: status, duration: ContinuousClock.now - start)
+        instruments(metrics, route: route, method: method, status: status).record(ContinuousClock.now - start)
+    }
+
+    /// What `record` counts in for these labels, for a caller that answers many requests of one
+    /// label set and keeps them (`ReadyAnswerHandler`); each answer is then recorded with
+    /// `record(_:)` and its latency since its start.
+    static func instruments(_ metrics: ServerMetrics, route: String, method: String, status: Int) -> ServerMetrics.RequestInstruments {
+        metrics.requestInstruments(route: route, method: method, status: status)
     }
 }
