@@ -114,10 +114,12 @@ struct IssuerTestFixture {
     /// A fresh set of application dependencies with a pool of its own, closed with the fixture
     /// (if the application has not closed it already).
     var dependencies: IssuerDependencies {
-        IssuerDependencies(
+        var dependencies = IssuerDependencies(
             configuration: configuration, pool: opened.track(ConnectionPool(conninfo: conninfo, size: 4, timeout: Self.poolTimeout)),
             logger: Logger(label: "test"), serverSecret: ServerSecret(bytes: Array(repeating: 42, count: 32)),
             metrics: metrics, clock: clock, jwksFetcher: appleFetcher)
+        dependencies.requestReadTimeout = TestReadDeadline.live
+        return dependencies
     }
 
     /// Runs `body` against the application in process.

@@ -39,9 +39,10 @@ enum OperationsTestApp {
                 keysDirectory = directory
                 environment["ISSUER_KEYS_DIR"] = directory.path
             }
-            let dependencies = IssuerDependencies(
+            var dependencies = IssuerDependencies(
                 configuration: try Configuration(environment: environment), pool: pool, logger: Logger(label: "test"),
                 serverSecret: ServerSecret(bytes: Array(repeating: 1, count: 32)), clock: SystemClock())
+            dependencies.requestReadTimeout = TestReadDeadline.live
             let result = try await body(dependencies)
             await cleanUp()
             return result
@@ -51,3 +52,4 @@ enum OperationsTestApp {
         }
     }
 }
+
