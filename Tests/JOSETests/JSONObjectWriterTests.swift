@@ -3,8 +3,9 @@ import JOSE
 import Testing
 
 /// `JSONObjectWriter` promises the bytes of `JSONEncoder` with `.sortedKeys` and
-/// `.withoutEscapingSlashes` when members are written sorted: every byte value a string can hold,
-/// every kind of member, and nesting, compared with that encoder.
+/// `.withoutEscapingSlashes` when members are written sorted: every scalar below U+7530 (every
+/// control character and every escape among them) and samples beyond it up to U+10FFFF, every kind
+/// of member, and nesting, compared with that encoder.
 @Suite struct JSONObjectWriterTests {
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -50,18 +51,26 @@ import Testing
             "é👩‍👩‍👧𝄞", "\u{2028}\u{2029}\u{feff}",
         ]
         let integers: [Int?] = [nil, 0, -1, 1_700_000_000, Int.max, Int.min]
-        var count = 0
         for (index, text) in strings.enumerated() {
             for integer in integers {
                 for flag in [nil, true, false] as [Bool?] {
                     let nested = index % 2 == 0 ? nil : Sample.Nested(x: strings[(index + 3) % strings.count], y: integer)
                     let sample = Sample(a: text, b: integer, c: flag, d: nested, e: strings[(index + 1) % strings.count])
                     #expect(sample.written() == Array(try Self.encoder.encode(sample)))
-                    count += 1
                 }
             }
         }
-        #expect(count == strings.count * integers.count * 3)
+    }
+
+    /// Beyond the exhaustive range: every 97th scalar up to U+10FFFF, the last of each plane and the
+    /// ones next to the surrogates.
+    @Test func scalarsBeyondTheExhaustiveRangeMatchTheEncoder() throws {
+        let edges: [UInt32] = [0xD7FF, 0xE000, 0xFFFD, 0xFFFF, 0x10000, 0x1FFFF, 0x10FFFF]
+        for value in Array(stride(from: UInt32(0x7530), through: 0x10FFFF, by: 97)) + edges {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let sample = Sample(a: "<\(Character(scalar))>")
+            #expect(sample.written() == Array(try Self.encoder.encode(sample)), "U+\(String(value, radix: 16))")
+        }
     }
 
     @Test func anEmptyObjectIsTwoBraces() {

@@ -1,7 +1,8 @@
 import Foundation
 
-/// WHATWG `application/x-www-form-urlencoded` (the URL Standard, §5.1): `&`-separated
-/// `name=value` pairs, `+` for a space, percent-encoded UTF-8. The one decoder of form bodies and
+/// A strict subset of WHATWG `application/x-www-form-urlencoded` (the URL Standard, §5.1):
+/// `&`-separated `name=value` pairs, `+` for a space, percent-encoded UTF-8; where WHATWG keeps an
+/// invalid `%` as text or replaces bytes that are not UTF-8 with U+FFFD, this refuses. The one decoder of form bodies and
 /// query strings: OAuth request bodies (`OAuthRequestBody`) and browser requests
 /// (`BrowserParameters`) differ only in what they do with a repeated name.
 public enum FormURLEncoding {
